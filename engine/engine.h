@@ -1,0 +1,64 @@
+/*
+ * The engine's state: paths, what this machine can enforce, and the
+ * operations the API routes call.  One per spaceboxd process.
+ */
+#ifndef SPACEBOX_ENGINE_H
+#define SPACEBOX_ENGINE_H
+
+#include <uv.h>
+
+#include "app.h"
+#include "guard.h"
+#include "paths.h"
+#include "policy.h"
+
+#define ENGINE_API_PORT_DEFAULT	18788
+
+/* Owned by main(); lives as long as the process. */
+struct engine {
+	uv_loop_t		*loop;
+	struct sb_paths		 paths;
+	struct guard_env	 genv;	/* borrows from paths */
+	int			 api_port;
+	int			 unsandboxed_apps;
+	int			 unsandboxed_commands;
+	char			*local_sandbox;
+	char			*local_sandbox_read;
+
+	int			 bwrap_ok;	/* bubblewrap usable here */
+	char			*bwrap_note;	/* why not, and the fix */
+};
+
+/*
+ * An app as the API sees it: manifest snapshot plus its stored policy.
+ * Filled by engine_app_get, released by engine_app_put.
+ */
+struct engine_app {
+	struct app	 app;
+	struct policy	 policy;
+	char		*policy_error;	/* corrupt or refused policy file */
+};
+
+void	engine_init(struct engine *, uv_loop_t *);
+void	engine_probe(struct engine *);
+
+/*
+ * Load one app.  Returns 0, or -1 when there is no such app.  A first
+ * sight of an app with a sandbox declaration stores the declaration as its
+ * policy; a forced app always has enabled and forced set.
+ */
+int	engine_app_get(struct engine *, const char *id, struct engine_app *);
+void	engine_app_put(struct engine_app *);
+
+/*
+ * Validate and store a new policy for an app.  Returns 0, or an HTTP
+ * status (400, 409, 500) with a one-line message in err.
+ */
+int	engine_policy_save(struct engine *, struct engine_app *,
+	    struct policy *newp, char *err, size_t errlen);
+
+#define ENGINE_FORCED_MSG "This app requires the sandbox (its manifest " \
+	"declares sandbox.force). You can change what it may reach, but not " \
+	"turn the sandbox off."
+
+#endif

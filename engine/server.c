@@ -1,0 +1,319 @@
+/*
+ * The management socket.  Like tmux's server socket: a private folder,
+ * a private socket, and the peer's uid checked on every connection, so
+ * only the user who runs the engine can steer it.
+ */
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "log.h"
+#include "server.h"
+#include "xmalloc.h"
+
+static uv_pipe_t	 server_pipe;
+static int		 server_lock_fd = -1;
+static char		*server_lock_path;
+static int		 server_listening;
+static TAILQ_HEAD(, server_conn) server_conns =
+    TAILQ_HEAD_INITIALIZER(server_conns);
+
+struct server_write {
+	uv_write_t	 req;
+	char		*buf;
+};
+
+static void
+server_conn_closed(uv_handle_t *h)
+{
+	struct server_conn	*c = h->data;
+
+	TAILQ_REMOVE(&server_conns, c, entry);
+	httpmsg_free(&c->msg);
+	free(c);
+}
+
+static void
+server_conn_close(struct server_conn *c)
+{
+	if (c->closing)
+		return;
+	c->closing = 1;
+	uv_close((uv_handle_t *)&c->pipe, server_conn_closed);
+}
+
+static void
+server_write_done(uv_write_t *req, int status)
+{
+	struct server_write	*w = (struct server_write *)req;
+	struct server_conn	*c = req->handle->data;
+
+	free(w->buf);
+	free(w);
+	if (status < 0 || !c->keep_alive)
+		server_conn_close(c);
+}
+
+static void
+server_send(struct server_conn *c, char *buf, size_t len)
+{
+	struct server_write	*w;
+	uv_buf_t		 b;
+
+	if (c->closing) {
+		free(buf);
+		return;
+	}
+	w = xcalloc(1, sizeof *w);
+	w->buf = buf;
+	b = uv_buf_init(buf, (unsigned int)len);
+	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &b, 1,
+	    server_write_done) < 0) {
+		free(buf);
+		free(w);
+		server_conn_close(c);
+	}
+}
+
+void
+server_reply(struct server_conn *c, int status, cJSON *body)
+{
+	char	*text, *out;
+	int	 n;
+
+	text = body != NULL ? cJSON_PrintUnformatted(body) : NULL;
+	cJSON_Delete(body);
+	n = xasprintf(&out, "HTTP/1.1 %d %s\r\n"
+	    "Server: spaceboxd/" SPACEBOX_VERSION "\r\n"
+	    "Content-Type: application/json\r\n"
+	    "Content-Length: %zu\r\n"
+	    "Connection: %s\r\n\r\n%s%s",
+	    status, httpmsg_reason(status),
+	    text != NULL ? strlen(text) + 1 : 0,
+	    c->keep_alive ? "keep-alive" : "close",
+	    text != NULL ? text : "", text != NULL ? "\n" : "");
+	cJSON_free(text);
+	server_send(c, out, (size_t)n);
+}
+
+void
+server_reply_error(struct server_conn *c, int status, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+	cJSON	*o;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		fatal("vasprintf");
+	va_end(ap);
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "error", msg);
+	free(msg);
+	server_reply(c, status, o);
+}
+
+static void
+server_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+{
+	static char	slab[65536];
+
+	/* One read at a time on one thread: a static slab is enough. */
+	buf->base = slab;
+	buf->len = sizeof slab;
+}
+
+static void
+server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+	struct server_conn	*c = s->data;
+	const char		*p = buf->base;
+	size_t			 left;
+	ssize_t			 n;
+
+	if (nread < 0) {
+		server_conn_close(c);
+		return;
+	}
+	left = (size_t)nread;
+	while (left > 0 && !c->closing) {
+		if ((n = httpmsg_feed(&c->msg, p, left)) == -1) {
+			c->keep_alive = 0;
+			uv_read_stop(s);
+			server_reply_error(c, c->msg.status, "%s",
+			    c->msg.error);
+			return;
+		}
+		p += n;
+		left -= (size_t)n;
+		if (!c->msg.complete)
+			break;
+		c->keep_alive = http_should_keep_alive(&c->msg.parser);
+		api_dispatch(c);
+		httpmsg_reset(&c->msg);
+	}
+}
+
+/*
+ * Only the engine's own user may talk to it.  The folder's 0700 mode
+ * already keeps others out; this check still holds if someone loosens
+ * the modes by hand.
+ */
+static int
+server_peer_ok(uv_pipe_t *p)
+{
+	struct ucred	cred;
+	socklen_t	len = sizeof cred;
+	uv_os_fd_t	fd;
+
+	if (uv_fileno((uv_handle_t *)p, &fd) != 0)
+		return 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1)
+		return 0;
+	return cred.uid == geteuid();
+}
+
+static void
+server_accept(uv_stream_t *ls, int status)
+{
+	struct engine		*e = ls->data;
+	struct server_conn	*c;
+
+	if (status < 0) {
+		log_warnx("accept: %s", uv_strerror(status));
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->engine = e;
+	httpmsg_init(&c->msg, HTTP_REQUEST, 8192, 16384, SERVER_MAX_BODY);
+	uv_pipe_init(e->loop, &c->pipe, 0);
+	c->pipe.data = c;
+	TAILQ_INSERT_TAIL(&server_conns, c, entry);
+	if (uv_accept(ls, (uv_stream_t *)&c->pipe) != 0) {
+		server_conn_close(c);
+		return;
+	}
+	if (!server_peer_ok(&c->pipe)) {
+		log_warnx("refused a connection from another user");
+		c->keep_alive = 0;
+		server_reply_error(c, 403, "this engine belongs to another "
+		    "user");
+		return;
+	}
+	uv_read_start((uv_stream_t *)&c->pipe, server_alloc, server_read);
+}
+
+/* The socket's folder must be ours and closed to everyone else. */
+static int
+server_check_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat	st;
+
+	if (paths_mkdirs(dir, 0700) == -1) {
+		snprintf(err, errlen, "cannot create %s: %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	if (lstat(dir, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a directory", dir);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		snprintf(err, errlen, "%s belongs to uid %u, not to you; use "
+		    "another --socket", dir, (unsigned)st.st_uid);
+		return -1;
+	}
+	if ((st.st_mode & 077) != 0) {
+		snprintf(err, errlen, "%s is open to other users (mode %03o);"
+		    " chmod 700 it or use another --socket", dir,
+		    (unsigned)(st.st_mode & 0777));
+		return -1;
+	}
+	return 0;
+}
+
+int
+server_start(struct engine *e, char *err, size_t errlen)
+{
+	const char	*sock = e->paths.socket;
+	char		 dir[PATH_MAX], *slash;
+	mode_t		 old;
+	int		 rv;
+
+	snprintf(dir, sizeof dir, "%s", sock);
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		if (server_check_dir(dir, err, errlen) == -1)
+			return -1;
+	}
+
+	/* Two engines on one socket would fight over it: lock first. */
+	xasprintf(&server_lock_path, "%s.lock", sock);
+	server_lock_fd = open(server_lock_path,
+	    O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (server_lock_fd == -1) {
+		snprintf(err, errlen, "cannot open %s: %s", server_lock_path,
+		    strerror(errno));
+		return -1;
+	}
+	if (flock(server_lock_fd, LOCK_EX | LOCK_NB) == -1) {
+		snprintf(err, errlen, "another spaceboxd is already running "
+		    "on %s", sock);
+		close(server_lock_fd);
+		server_lock_fd = -1;
+		return -1;
+	}
+	/* We hold the lock, so a socket left there is stale. */
+	unlink(sock);
+
+	uv_pipe_init(e->loop, &server_pipe, 0);
+	server_pipe.data = e;
+	old = umask(0177);
+	rv = uv_pipe_bind(&server_pipe, sock);
+	umask(old);
+	if (rv == 0)
+		rv = chmod(sock, 0600) == -1 ? uv_translate_sys_error(errno) :
+		    0;
+	if (rv == 0)
+		rv = uv_listen((uv_stream_t *)&server_pipe, 64, server_accept);
+	if (rv != 0) {
+		snprintf(err, errlen, "cannot listen on %s: %s", sock,
+		    uv_strerror(rv));
+		uv_close((uv_handle_t *)&server_pipe, NULL);
+		return -1;
+	}
+	server_listening = 1;
+	return 0;
+}
+
+void
+server_stop(struct engine *e)
+{
+	struct server_conn	*c;
+
+	TAILQ_FOREACH(c, &server_conns, entry)
+		server_conn_close(c);
+	if (server_listening) {
+		uv_close((uv_handle_t *)&server_pipe, NULL);
+		unlink(e->paths.socket);
+		server_listening = 0;
+	}
+	/* The lock file stays: unlinking it would race a starting engine. */
+	if (server_lock_fd != -1) {
+		close(server_lock_fd);
+		server_lock_fd = -1;
+	}
+	free(server_lock_path);
+	server_lock_path = NULL;
+}

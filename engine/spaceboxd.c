@@ -1,0 +1,254 @@
+/*
+ * spaceboxd: the engine.  Owns the policies (and, later, the apps, their
+ * proxies and the exec service) and serves the management API on a
+ * private unix socket.  Detaches once its socket is ready, like tmux's
+ * server, so a client that started it can connect at once.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "log.h"
+#include "server.h"
+#include "xmalloc.h"
+
+static struct engine	 engine;
+static uv_signal_t	 sig_term, sig_int;
+
+static void __attribute__((noreturn))
+usage(int status)
+{
+	fprintf(status == 0 ? stdout : stderr,
+	    "usage: spaceboxd [-dfhV] [--socket PATH] [--workspace DIR] "
+	    "[--api-port N]\n"
+	    "                 [--local-sandbox workspace-write|read-only|"
+	    "full-access]\n"
+	    "                 [--local-sandbox-read toolchain|PATH[,PATH...]]"
+	    "\n"
+	    "                 [--unsandboxed-commands allow] "
+	    "[--unsandboxed-apps allow]\n");
+	exit(status);
+}
+
+static void
+on_signal(uv_signal_t *s, int signum)
+{
+	log_info("signal %d: shutting down", signum);
+	server_stop(&engine);
+	uv_close((uv_handle_t *)&sig_term, NULL);
+	uv_close((uv_handle_t *)&sig_int, NULL);
+	uv_stop(s->loop);
+}
+
+static void
+close_handle(uv_handle_t *h, void *arg)
+{
+	if (!uv_is_closing(h))
+		uv_close(h, NULL);
+}
+
+static int
+parse_allow(const char *opt, const char *arg)
+{
+	if (strcmp(arg, "allow") != 0) {
+		fprintf(stderr, "spaceboxd: %s takes only \"allow\", not "
+		    "\"%s\"\n", opt, arg);
+		usage(2);
+	}
+	return 1;
+}
+
+/* Tell the waiting parent how the start went, then let it go. */
+static void
+report(int fd, const char *msg)
+{
+	if (fd == -1)
+		return;
+	/* If the parent is gone there is no one to tell. */
+	(void)!write(fd, msg, strlen(msg));
+	close(fd);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 'S' },
+		{ "workspace", required_argument, NULL, 'w' },
+		{ "api-port", required_argument, NULL, 'p' },
+		{ "local-sandbox", required_argument, NULL, 'L' },
+		{ "local-sandbox-read", required_argument, NULL, 'R' },
+		{ "unsandboxed-commands", required_argument, NULL, 'C' },
+		{ "unsandboxed-apps", required_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*socket_opt = NULL, *workspace_opt = NULL, *ls;
+	char		 err[1024], buf[1024], *logpath, *end;
+	int		 ch, foreground = 0, debug = 0, fds[2] = { -1, -1 };
+	long		 port;
+	ssize_t		 n;
+	pid_t		 pid;
+	FILE		*logf;
+	uv_loop_t	*loop;
+
+	log_init("spaceboxd", 0, NULL);
+	engine_init(&engine, NULL);
+	if ((ls = getenv("SPACEBOX_LOCAL_SANDBOX")) != NULL && *ls != '\0')
+		engine.local_sandbox = xstrdup(ls);
+	while ((ch = getopt_long(argc, argv, "dfhS:V", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			debug = 1;
+			break;
+		case 'f':
+			foreground = 1;
+			break;
+		case 'S':
+			socket_opt = optarg;
+			break;
+		case 'w':
+			workspace_opt = optarg;
+			break;
+		case 'p':
+			errno = 0;
+			port = strtol(optarg, &end, 10);
+			if (errno != 0 || *end != '\0' || port < 1 ||
+			    port > 65535) {
+				fprintf(stderr, "spaceboxd: --api-port \"%s\": "
+				    "must be a port number from 1 to 65535\n",
+				    optarg);
+				usage(2);
+			}
+			engine.api_port = (int)port;
+			break;
+		case 'L':
+			if (strcmp(optarg, "workspace-write") != 0 &&
+			    strcmp(optarg, "read-only") != 0 &&
+			    strcmp(optarg, "full-access") != 0) {
+				fprintf(stderr, "spaceboxd: --local-sandbox "
+				    "\"%s\": must be workspace-write, "
+				    "read-only or full-access\n", optarg);
+				usage(2);
+			}
+			free(engine.local_sandbox);
+			engine.local_sandbox = xstrdup(optarg);
+			break;
+		case 'R':
+			engine.local_sandbox_read = xstrdup(optarg);
+			break;
+		case 'C':
+			engine.unsandboxed_commands = parse_allow(
+			    "--unsandboxed-commands", optarg);
+			break;
+		case 'A':
+			engine.unsandboxed_apps = parse_allow(
+			    "--unsandboxed-apps", optarg);
+			break;
+		case 'V':
+			printf("spaceboxd %s\n", SPACEBOX_VERSION);
+			return 0;
+		case 'h':
+			usage(0);
+		default:
+			usage(2);
+		}
+	}
+	if (optind != argc)
+		usage(2);
+	log_init("spaceboxd", debug, NULL);
+
+	if (paths_init(&engine.paths, socket_opt, workspace_opt, err,
+	    sizeof err) == -1)
+		fatalx("%s", err);
+	engine.genv.home = engine.paths.home;
+	engine.genv.root = engine.paths.root;
+
+	if (paths_mkdirs(engine.paths.root, 0700) == -1)
+		fatal("cannot create the state root %s", engine.paths.root);
+	if (paths_mkdirs(engine.paths.sandbox_dir, 0700) == -1)
+		fatal("cannot create %s", engine.paths.sandbox_dir);
+	/* Folder grants are checked against the canonical state root. */
+	{
+		char canon[PATH_MAX];
+
+		if (realpath(engine.paths.root, canon) != NULL) {
+			free(engine.paths.root);
+			engine.paths.root = xstrdup(canon);
+			engine.genv.root = engine.paths.root;
+		}
+	}
+
+	if (!foreground) {
+		if (pipe2(fds, O_CLOEXEC) == -1)
+			fatal("pipe2");
+		if ((pid = fork()) == -1)
+			fatal("fork");
+		if (pid != 0) {
+			close(fds[1]);
+			n = read(fds[0], buf, sizeof buf - 1);
+			buf[n > 0 ? n : 0] = '\0';
+			if (strcmp(buf, "ok") == 0)
+				return 0;
+			fprintf(stderr, "spaceboxd: %s\n", n > 0 ? buf :
+			    "the engine exited while starting");
+			return 1;
+		}
+		close(fds[0]);
+		setsid();
+	}
+
+	signal(SIGPIPE, SIG_IGN);
+	engine_probe(&engine);
+	if (!engine.bwrap_ok)
+		log_warnx("%s", engine.bwrap_note);
+
+	loop = uv_default_loop();
+	engine.loop = loop;
+	if (server_start(&engine, err, sizeof err) == -1) {
+		report(fds[1], err);
+		fatalx("%s", err);
+	}
+	uv_signal_init(loop, &sig_term);
+	uv_signal_init(loop, &sig_int);
+	uv_signal_start(&sig_term, on_signal, SIGTERM);
+	uv_signal_start(&sig_int, on_signal, SIGINT);
+
+	if (!foreground) {
+		xasprintf(&logpath, "%s/spaceboxd.log",
+		    engine.paths.sandbox_dir);
+		if ((logf = fopen(logpath, "ae")) != NULL)
+			log_set_file(logf);
+		free(logpath);
+		ch = open("/dev/null", O_RDWR);
+		dup2(ch, 0);
+		dup2(ch, 1);
+		dup2(ch, 2);
+		if (ch > 2)
+			close(ch);
+	}
+	log_info("listening on %s (workspace %s)", engine.paths.socket,
+	    engine.paths.workspace);
+	report(fds[1], "ok");
+
+	uv_run(loop, UV_RUN_DEFAULT);
+	/* Close what is still open and let the close callbacks run. */
+	uv_walk(loop, close_handle, NULL);
+	uv_run(loop, UV_RUN_DEFAULT);
+	uv_loop_close(loop);
+	log_info("stopped");
+	paths_free(&engine.paths);
+	free(engine.bwrap_note);
+	free(engine.local_sandbox);
+	free(engine.local_sandbox_read);
+	return 0;
+}

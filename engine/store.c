@@ -1,0 +1,202 @@
+/*
+ * The policy store.  Plain files so configuration management can deploy
+ * them; each write is atomic so a crash leaves the old or the new policy,
+ * never a mix, and a file that does not parse is never read as "off".
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "store.h"
+#include "xmalloc.h"
+
+#define STORE_MAX_FILE	(256 * 1024)
+
+static int
+store_path(const char *dir, const char *id, char *path, size_t len)
+{
+	int	n;
+
+	n = snprintf(path, len, "%s/%s.json", dir, id);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* Read a whole small file; returns NULL with errno set. */
+static char *
+store_read(const char *path, size_t *lenp)
+{
+	struct stat	 st = { 0 };
+	char		*buf;
+	ssize_t		 n;
+	size_t		 off = 0;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_size > STORE_MAX_FILE) {
+		int saved = errno;
+
+		if (st.st_size > STORE_MAX_FILE)
+			saved = EFBIG;
+		else if (saved == 0 || !S_ISREG(st.st_mode))
+			saved = EINVAL;
+		close(fd);
+		errno = saved;
+		return NULL;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (off < (size_t)st.st_size) {
+		n = read(fd, buf + off, (size_t)st.st_size - off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	close(fd);
+	buf[off] = '\0';
+	*lenp = off;
+	return buf;
+}
+
+int
+store_load(const char *dir, const char *id, const struct guard_env *env,
+    struct policy *p, char *err, size_t errlen)
+{
+	char	 path[PATH_MAX], why[512];
+	char	*text;
+	size_t	 len;
+
+	policy_init(p);
+	if (store_path(dir, id, path, sizeof path) == -1) {
+		snprintf(err, errlen, "%s/%s.json: path too long", dir, id);
+		return STORE_CORRUPT;
+	}
+	if ((text = store_read(path, &len)) == NULL) {
+		if (errno == ENOENT)
+			return STORE_MISSING;
+		snprintf(err, errlen, "%s: cannot read: %s", path,
+		    errno == EFBIG ? "larger than 256 KiB" : strerror(errno));
+		return STORE_CORRUPT;
+	}
+	if (policy_parse(p, text, len, env, POLICY_FROM_STORE, why,
+	    sizeof why) == -1) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		free(text);
+		return STORE_CORRUPT;
+	}
+	free(text);
+	return STORE_OK;
+}
+
+static int
+store_write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Keep a file that does not parse aside so saving never loses it. */
+static int
+store_set_aside(const char *dir, const char *id, const char *path, char *err,
+    size_t errlen)
+{
+	struct policy	 p;
+	char		 aside[PATH_MAX], why[512];
+	char		*text;
+	size_t		 len;
+	int		 bad;
+
+	if ((text = store_read(path, &len)) == NULL)
+		return 0;
+	/* Validity of folders does not matter here, only the syntax. */
+	bad = policy_parse(&p, text, len, NULL, POLICY_FROM_STORE, why,
+	    sizeof why) == -1;
+	policy_free(&p);
+	free(text);
+	if (!bad)
+		return 0;
+	snprintf(aside, sizeof aside, "%s/%s.json.corrupt-%lld", dir, id,
+	    (long long)time(NULL));
+	if (rename(path, aside) == -1) {
+		snprintf(err, errlen, "%s: cannot keep the corrupt file aside "
+		    "as %s: %s", path, aside, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_save(const char *dir, const char *id, const struct policy *p,
+    char *err, size_t errlen)
+{
+	char	 path[PATH_MAX], tmp[PATH_MAX];
+	char	*text;
+	int	 fd, dfd;
+
+	if (store_path(dir, id, path, sizeof path) == -1 ||
+	    snprintf(tmp, sizeof tmp, "%s/.%s.json.tmp-%ld", dir, id,
+	    (long)getpid()) >= (int)sizeof tmp) {
+		snprintf(err, errlen, "%s/%s.json: path too long", dir, id);
+		return -1;
+	}
+	if (paths_mkdirs(dir, 0700) == -1) {
+		snprintf(err, errlen, "%s: cannot create: %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	if (store_set_aside(dir, id, path, err, errlen) == -1)
+		return -1;
+
+	text = policy_to_string(p, 1);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (fd == -1) {
+		snprintf(err, errlen, "%s: cannot create: %s", tmp,
+		    strerror(errno));
+		free(text);
+		return -1;
+	}
+	if (store_write_all(fd, text, strlen(text)) == -1 ||
+	    store_write_all(fd, "\n", 1) == -1 || fsync(fd) == -1) {
+		snprintf(err, errlen, "%s: cannot write: %s", tmp,
+		    strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(text);
+		return -1;
+	}
+	free(text);
+	close(fd);
+	if (rename(tmp, path) == -1) {
+		snprintf(err, errlen, "%s: cannot replace: %s", path,
+		    strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	/* The rename is durable only once the directory itself is synced. */
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}

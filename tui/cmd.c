@@ -1,0 +1,86 @@
+/*
+ * The command table and what every command shares: usage text, sending
+ * a request, reporting a refusal in one line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+
+const struct cmd_entry cmd_table[] = {
+	{ "apps", "[--json]", "list the apps and their sandbox", cmd_apps },
+	{ "sandbox", "get|put|set ID [options] [--json]",
+	    "show or change an app's policy", cmd_sandbox },
+	{ "allow", "ID HOST [--json]", "add a site to an app's site list",
+	    cmd_allow },
+	{ NULL, NULL, NULL, NULL }
+};
+
+const struct cmd_entry *
+cmd_find(const char *name)
+{
+	const struct cmd_entry	*c;
+
+	for (c = cmd_table; c->name != NULL; c++) {
+		if (strcmp(c->name, name) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+void
+cmd_usage_all(FILE *f)
+{
+	const struct cmd_entry	*c;
+
+	fprintf(f, "usage: spacebox [-hV] [-S socket] [--workspace dir] "
+	    "[--no-start] [--json] [command ...]\n");
+	for (c = cmd_table; c->name != NULL; c++)
+		fprintf(f, "       spacebox %s %s\n", c->name, c->usage);
+}
+
+int
+cmd_usage(const struct cmd_entry *c)
+{
+	fprintf(stderr, "usage: spacebox %s %s\n", c->name, c->usage);
+	return CMD_USAGE;
+}
+
+const cJSON *
+cmd_call(struct client *cl, const char *method, const char *path,
+    const char *body, struct client_resp *resp, int *rv)
+{
+	char	err[1024];
+
+	if (client_request(cl, method, path, body, resp, err,
+	    sizeof err) == -1) {
+		fprintf(stderr, "spacebox: %s\n", err);
+		*rv = CMD_FAILED;
+		return NULL;
+	}
+	if (resp->status < 200 || resp->status > 299) {
+		fprintf(stderr, "spacebox: %s\n", client_error(resp));
+		*rv = CMD_FAILED;
+		return NULL;
+	}
+	if (resp->json == NULL) {
+		fprintf(stderr, "spacebox: the engine's answer is not JSON\n");
+		*rv = CMD_FAILED;
+		return NULL;
+	}
+	*rv = CMD_OK;
+	return resp->json;
+}
+
+void
+cmd_print_json(const cJSON *j)
+{
+	char	*s;
+
+	if ((s = cJSON_Print(j)) == NULL)
+		return;
+	printf("%s\n", s);
+	cJSON_free(s);
+}
