@@ -151,8 +151,12 @@ server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 		if ((n = httpmsg_feed(&c->msg, p, left)) == -1) {
 			c->keep_alive = 0;
 			uv_read_stop(s);
-			server_reply_error(c, c->msg.status, "%s",
-			    c->msg.error);
+			if (c->refused)
+				server_reply_error(c, 403, "this engine "
+				    "belongs to another user");
+			else
+				server_reply_error(c, c->msg.status, "%s",
+				    c->msg.error);
 			return;
 		}
 		p += n;
@@ -160,6 +164,13 @@ server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 		if (!c->msg.complete)
 			break;
 		c->keep_alive = http_should_keep_alive(&c->msg.parser);
+		if (c->refused) {
+			c->keep_alive = 0;
+			uv_read_stop(s);
+			server_reply_error(c, 403, "this engine belongs to "
+			    "another user");
+			return;
+		}
 		api_dispatch(c);
 		httpmsg_reset(&c->msg);
 	}
@@ -204,12 +215,13 @@ server_accept(uv_stream_t *ls, int status)
 		server_conn_close(c);
 		return;
 	}
+	/*
+	 * Another user's request is read (so closing does not reset the
+	 * connection before the answer arrives) but never dispatched.
+	 */
 	if (!server_peer_ok(&c->pipe)) {
 		log_warnx("refused a connection from another user");
-		c->keep_alive = 0;
-		server_reply_error(c, 403, "this engine belongs to another "
-		    "user");
-		return;
+		c->refused = 1;
 	}
 	uv_read_start((uv_stream_t *)&c->pipe, server_alloc, server_read);
 }

@@ -26,6 +26,7 @@ struct server_conn {
 	struct httpmsg	 msg;
 	int		 keep_alive;
 	int		 closing;
+	int		 refused;	/* another uid: answer 403 only */
 	TAILQ_ENTRY(server_conn) entry;
 };
 

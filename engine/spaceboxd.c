@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "log.h"
 #include "server.h"
+#include "store.h"
 #include "xmalloc.h"
 
 static struct engine	 engine;
@@ -218,6 +219,9 @@ main(int argc, char **argv)
 		report(fds[1], err);
 		fatalx("%s", err);
 	}
+	if ((ch = store_sweep(engine.paths.policy_dir)) > 0)
+		log_info("removed %d temporary file(s) of interrupted saves",
+		    ch);
 	uv_signal_init(loop, &sig_term);
 	uv_signal_init(loop, &sig_int);
 	uv_signal_start(&sig_term, on_signal, SIGTERM);

@@ -5,7 +5,9 @@
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -199,4 +201,31 @@ store_save(const char *dir, const char *id, const struct policy *p,
 		close(dfd);
 	}
 	return 0;
+}
+
+int
+store_sweep(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*de;
+	const char	*tag;
+	char		*end;
+	long		 pid;
+	int		 n = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] != '.' ||
+		    (tag = strstr(de->d_name, ".json.tmp-")) == NULL)
+			continue;
+		pid = strtol(tag + 10, &end, 10);
+		if (*end != '\0' || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == -1 && errno == ESRCH &&
+		    unlinkat(dirfd(d), de->d_name, 0) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -27,4 +27,10 @@ int	store_load(const char *dir, const char *id, const struct guard_env *,
 int	store_save(const char *dir, const char *id, const struct policy *p,
 	    char *err, size_t errlen);
 
+/*
+ * Remove temporary files left by saves that a crash interrupted (their
+ * writer, named in the file name, is gone).  Returns how many went.
+ */
+int	store_sweep(const char *dir);
+
 #endif
