@@ -96,13 +96,17 @@ api_effective(struct engine *e, struct engine_app *ea)
 static cJSON *
 api_sandbox_answer(struct engine *e, struct engine_app *ea)
 {
-	cJSON	*o;
+	struct proxy	*p;
+	cJSON		*o;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "appId", ea->app.id);
 	cJSON_AddItemToObject(o, "config", policy_to_json(&ea->policy));
 	cJSON_AddItemToObject(o, "effective", api_effective(e, ea));
-	cJSON_AddNullToObject(o, "proxy");
+	if ((p = engine_proxy_find(e, ea->app.id)) != NULL)
+		cJSON_AddItemToObject(o, "proxy", proxy_json(p));
+	else
+		cJSON_AddNullToObject(o, "proxy");
 	return o;
 }
 
@@ -142,8 +146,12 @@ api_sandbox_store(struct api_req *req, struct engine_app *ea,
 	o = cJSON_CreateObject();
 	cJSON_AddBoolToObject(o, "ok", 1);
 	cJSON_AddItemToObject(o, "config", policy_to_json(&ea->policy));
-	/* Nothing runs yet, so nothing applies live or needs a restart. */
-	cJSON_AddBoolToObject(o, "hostsAppliedLive", 0);
+	/*
+	 * A running proxy took the new site list already.  No app process
+	 * runs yet, so nothing needs a restart.
+	 */
+	cJSON_AddBoolToObject(o, "hostsAppliedLive",
+	    engine_proxy_find(req->engine, ea->app.id) != NULL);
 	cJSON_AddBoolToObject(o, "restartRequired", 0);
 	server_reply(req->conn, 200, o);
 }

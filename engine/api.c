@@ -15,6 +15,9 @@ static const struct api_route api_routes[] = {
 	{ "GET", "/api/space/apps/:id/sandbox", api_sandbox_get },
 	{ "PUT", "/api/space/apps/:id/sandbox", api_sandbox_put },
 	{ "POST", "/api/space/apps/:id/sandbox/hosts", api_sandbox_add_host },
+	{ "POST", "/api/space/apps/:id/proxy", api_proxy_start },
+	{ "DELETE", "/api/space/apps/:id/proxy", api_proxy_stop },
+	{ "GET", "/api/events", api_events },
 };
 
 /*

@@ -39,5 +39,8 @@ void	api_apps_overview(struct api_req *);
 void	api_sandbox_get(struct api_req *);
 void	api_sandbox_put(struct api_req *);
 void	api_sandbox_add_host(struct api_req *);
+void	api_proxy_start(struct api_req *);
+void	api_proxy_stop(struct api_req *);
+void	api_events(struct api_req *);
 
 #endif

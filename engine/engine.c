@@ -13,6 +13,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "server.h"
 #include "store.h"
 #include "xmalloc.h"
 
@@ -22,6 +23,103 @@ engine_init(struct engine *e, uv_loop_t *loop)
 	memset(e, 0, sizeof *e);
 	e->loop = loop;
 	e->api_port = ENGINE_API_PORT_DEFAULT;
+	e->proxy_limits.max_tunnels = 1024;
+	e->proxy_limits.idle_secs = 300;
+	e->proxy_limits.header_secs = PROXY_HEADER_SECS;
+	e->proxy_limits.connect_secs = PROXY_CONNECT_SECS;
+	LIST_INIT(&e->proxies);
+}
+
+void
+engine_publish(struct engine *e, cJSON *event)
+{
+	server_broadcast(event);
+	cJSON_Delete(event);
+}
+
+static void
+engine_want(void *arg, const char *app_id, const char *host)
+{
+	cJSON	*ev = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(ev, "event", "wants");
+	cJSON_AddStringToObject(ev, "appId", app_id);
+	cJSON_AddStringToObject(ev, "host", host);
+	engine_publish(arg, ev);
+}
+
+static struct engine_proxy *
+engine_proxy_entry(struct engine *e, const char *id)
+{
+	struct engine_proxy	*ep;
+
+	LIST_FOREACH(ep, &e->proxies, entry) {
+		if (strcmp(ep->app_id, id) == 0)
+			return ep;
+	}
+	return NULL;
+}
+
+struct proxy *
+engine_proxy_find(struct engine *e, const char *id)
+{
+	struct engine_proxy	*ep = engine_proxy_entry(e, id);
+
+	return ep != NULL ? ep->proxy : NULL;
+}
+
+int
+engine_proxy_start(struct engine *e, struct engine_app *ea,
+    struct proxy **out, char *err, size_t errlen)
+{
+	struct engine_proxy	*ep;
+	struct proxy		*p;
+
+	if ((p = engine_proxy_find(e, ea->app.id)) != NULL) {
+		*out = p;
+		return 0;
+	}
+	if (ea->policy_error != NULL) {
+		snprintf(err, errlen, "policy cannot be used: %s",
+		    ea->policy_error);
+		return 409;
+	}
+	if (ea->policy.network != POLICY_NET_HOSTS) {
+		snprintf(err, errlen, "app %s is not in \"only these sites\" "
+		    "mode (network is \"%s\"); it has no proxy", ea->app.id,
+		    policy_net_name(ea->policy.network));
+		return 409;
+	}
+	if ((p = proxy_start(e->loop, ea->app.id, &ea->policy,
+	    &e->proxy_limits, engine_want, e, err, errlen)) == NULL)
+		return 500;
+	ep = xcalloc(1, sizeof *ep);
+	ep->app_id = xstrdup(ea->app.id);
+	ep->proxy = p;
+	LIST_INSERT_HEAD(&e->proxies, ep, entry);
+	*out = p;
+	return 0;
+}
+
+int
+engine_proxy_stop(struct engine *e, const char *id)
+{
+	struct engine_proxy	*ep;
+
+	if ((ep = engine_proxy_entry(e, id)) == NULL)
+		return -1;
+	LIST_REMOVE(ep, entry);
+	proxy_stop(ep->proxy);
+	free(ep->app_id);
+	free(ep);
+	return 0;
+}
+
+void
+engine_proxy_stop_all(struct engine *e)
+{
+	while (!LIST_EMPTY(&e->proxies))
+		engine_proxy_stop(e, LIST_FIRST(&e->proxies)->app_id);
 }
 
 /*
@@ -135,6 +233,9 @@ int
 engine_policy_save(struct engine *e, struct engine_app *ea,
     struct policy *newp, char *err, size_t errlen)
 {
+	struct proxy	*p;
+	cJSON		*ev;
+
 	if (ea->app.error != NULL && ea->app.dir == NULL) {
 		snprintf(err, errlen, "%s", ea->app.error);
 		return 400;
@@ -153,5 +254,11 @@ engine_policy_save(struct engine *e, struct engine_app *ea,
 	ea->policy_error = NULL;
 	policy_free(&ea->policy);
 	policy_copy(&ea->policy, newp);
+	if ((p = engine_proxy_find(e, ea->app.id)) != NULL)
+		proxy_set_policy(p, newp);
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "event", "policy");
+	cJSON_AddStringToObject(ev, "appId", ea->app.id);
+	engine_publish(e, ev);
 	return 0;
 }

@@ -5,14 +5,24 @@
 #ifndef SPACEBOX_ENGINE_H
 #define SPACEBOX_ENGINE_H
 
+#include <sys/queue.h>
+
 #include <uv.h>
 
 #include "app.h"
 #include "guard.h"
 #include "paths.h"
 #include "policy.h"
+#include "proxy.h"
 
 #define ENGINE_API_PORT_DEFAULT	18788
+
+/* A running allowlist proxy, by app id.  Owned by the engine. */
+struct engine_proxy {
+	char			*app_id;
+	struct proxy		*proxy;
+	LIST_ENTRY(engine_proxy) entry;
+};
 
 /* Owned by main(); lives as long as the process. */
 struct engine {
@@ -24,6 +34,9 @@ struct engine {
 	int			 unsandboxed_commands;
 	char			*local_sandbox;
 	char			*local_sandbox_read;
+
+	struct proxy_limits	 proxy_limits;
+	LIST_HEAD(, engine_proxy) proxies;
 
 	int			 bwrap_ok;	/* bubblewrap usable here */
 	char			*bwrap_note;	/* why not, and the fix */
@@ -56,6 +69,22 @@ void	engine_app_put(struct engine_app *);
  */
 int	engine_policy_save(struct engine *, struct engine_app *,
 	    struct policy *newp, char *err, size_t errlen);
+
+/* The app's running proxy, or NULL. */
+struct proxy *engine_proxy_find(struct engine *, const char *id);
+
+/*
+ * Start the app's proxy (or find the running one).  Returns 0, or an
+ * HTTP status with err (409: not in "only these sites" mode).
+ */
+int	engine_proxy_start(struct engine *, struct engine_app *,
+	    struct proxy **, char *err, size_t errlen);
+/* Stop the app's proxy, closing every tunnel; 0, or -1 if none ran. */
+int	engine_proxy_stop(struct engine *, const char *id);
+void	engine_proxy_stop_all(struct engine *);
+
+/* Tell every event stream; takes ownership of event. */
+void	engine_publish(struct engine *, cJSON *event);
 
 #define ENGINE_FORCED_MSG "This app requires the sandbox (its manifest " \
 	"declares sandbox.force). You can change what it may reach, but not " \

@@ -33,8 +33,9 @@ int	host_site_normalize(const char *in, char *out, size_t outlen,
  * here (the proxy classifies the address later); *is_ip is set to 1 when
  * the host is an IP literal in any spelling that inet_aton or inet_pton
  * would accept (decimal, hex, octal, short forms, IPv6 with or without
- * brackets).  Refused as in host_site_normalize except for IP literals;
- * zone ids ("%25eth0") are refused.
+ * brackets).  Only the syntax is checked: names such as localhost or the
+ * metadata names pass here and are refused by the site list and by the
+ * address classification.  Zone ids ("%25eth0") are refused.
  */
 int	host_target_normalize(const char *in, char *out, size_t outlen,
 	    int *is_ip, const char **why);

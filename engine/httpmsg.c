@@ -94,9 +94,11 @@ httpmsg_on_headers(http_parser *p)
 	struct httpmsg	*m = p->data;
 
 	m->headers_done = 1;
-	if (p->content_length != UINT64_MAX && p->content_length >
-	    m->max_body)
+	if (m->body_cb == NULL && p->content_length != UINT64_MAX &&
+	    p->content_length > m->max_body)
 		return httpmsg_fail(m, 413, "body too large");
+	if (m->pause_on_headers)
+		http_parser_pause(p, 1);
 	return 0;
 }
 
@@ -105,6 +107,10 @@ httpmsg_on_body(http_parser *p, const char *at, size_t n)
 {
 	struct httpmsg	*m = p->data;
 
+	if (m->body_cb != NULL) {
+		m->body_cb(m, at, n);
+		return 0;
+	}
 	if (m->bodylen + n > m->max_body)
 		return httpmsg_fail(m, 413, "body too large");
 	httpmsg_append(&m->body, &m->bodylen, at, n);
@@ -160,6 +166,12 @@ httpmsg_clear(struct httpmsg *m)
 }
 
 void
+httpmsg_resume(struct httpmsg *m)
+{
+	http_parser_pause(&m->parser, 0);
+}
+
+void
 httpmsg_reset(struct httpmsg *m)
 {
 	httpmsg_clear(m);
@@ -180,7 +192,8 @@ httpmsg_feed(struct httpmsg *m, const char *buf, size_t len)
 
 	n = http_parser_execute(&m->parser, &httpmsg_settings, buf, len);
 	e = HTTP_PARSER_ERRNO(&m->parser);
-	if (e == HPE_OK || (e == HPE_PAUSED && m->complete))
+	if (e == HPE_OK || (e == HPE_PAUSED && (m->complete ||
+	    (m->pause_on_headers && m->headers_done))))
 		return (ssize_t)n;
 	if (m->status == 0) {
 		m->status = 400;

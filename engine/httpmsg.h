@@ -38,6 +38,16 @@ struct httpmsg {
 	char			*body;		/* owned, NUL-terminated */
 	size_t			 bodylen;
 
+	/*
+	 * Optional, for the proxy: pause once the head is complete (so a
+	 * decision can be taken before any body byte is consumed), and hand
+	 * body bytes to body_cb instead of buffering them.
+	 */
+	int			 pause_on_headers;
+	void			(*body_cb)(struct httpmsg *, const char *,
+				    size_t);
+	void			*arg;
+
 	int			 headers_done;
 	int			 complete;
 	int			 status;	/* error status to answer */
@@ -47,6 +57,8 @@ struct httpmsg {
 void		 httpmsg_init(struct httpmsg *, enum http_parser_type,
 		    size_t max_url, size_t max_header_bytes, size_t max_body);
 void		 httpmsg_reset(struct httpmsg *);
+/* Continue after a pause on the head (pause_on_headers). */
+void		 httpmsg_resume(struct httpmsg *);
 void		 httpmsg_free(struct httpmsg *);
 
 /*

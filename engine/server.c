@@ -124,6 +124,40 @@ server_reply_error(struct server_conn *c, int status, const char *fmt, ...)
 	server_reply(c, status, o);
 }
 
+void
+server_stream_start(struct server_conn *c)
+{
+	char	*out;
+	int	 n;
+
+	c->streaming = 1;
+	c->keep_alive = 1;	/* the write callback must not close it */
+	n = xasprintf(&out, "HTTP/1.1 200 OK\r\n"
+	    "Server: spaceboxd/" SPACEBOX_VERSION "\r\n"
+	    "Content-Type: application/x-ndjson\r\n"
+	    "Cache-Control: no-store\r\n"
+	    "Connection: close\r\n\r\n");
+	server_send(c, out, (size_t)n);
+}
+
+void
+server_broadcast(const cJSON *event)
+{
+	struct server_conn	*c;
+	char			*text, *line;
+	int			 n;
+
+	if ((text = cJSON_PrintUnformatted(event)) == NULL)
+		return;
+	TAILQ_FOREACH(c, &server_conns, entry) {
+		if (!c->streaming || c->closing)
+			continue;
+		n = xasprintf(&line, "%s\n", text);
+		server_send(c, line, (size_t)n);
+	}
+	cJSON_free(text);
+}
+
 static void
 server_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
@@ -146,6 +180,8 @@ server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 		server_conn_close(c);
 		return;
 	}
+	if (c->streaming)
+		return;		/* nothing more is read from a subscriber */
 	left = (size_t)nread;
 	while (left > 0 && !c->closing) {
 		if ((n = httpmsg_feed(&c->msg, p, left)) == -1) {
@@ -173,6 +209,9 @@ server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 		}
 		api_dispatch(c);
 		httpmsg_reset(&c->msg);
+		/* A stream answers nothing more on this connection. */
+		if (c->streaming)
+			break;
 	}
 }
 

@@ -27,6 +27,7 @@ struct server_conn {
 	int		 keep_alive;
 	int		 closing;
 	int		 refused;	/* another uid: answer 403 only */
+	int		 streaming;	/* subscribed to GET /api/events */
 	TAILQ_ENTRY(server_conn) entry;
 };
 
@@ -39,5 +40,13 @@ void	server_stop(struct engine *);
 void	server_reply(struct server_conn *, int status, cJSON *body);
 void	server_reply_error(struct server_conn *, int status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * Turn the current request into an event stream: answer 200 with a body
+ * of JSON lines that lasts until the client goes away.
+ */
+void	server_stream_start(struct server_conn *);
+/* Send one event (a JSON object, not taken) to every stream. */
+void	server_broadcast(const cJSON *event);
 
 #endif

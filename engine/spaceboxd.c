@@ -4,6 +4,7 @@
  * private unix socket.  Detaches once its socket is ready, like tmux's
  * server, so a client that started it can connect at once.
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -35,7 +36,9 @@ usage(int status)
 	    "                 [--local-sandbox-read toolchain|PATH[,PATH...]]"
 	    "\n"
 	    "                 [--unsandboxed-commands allow] "
-	    "[--unsandboxed-apps allow]\n");
+	    "[--unsandboxed-apps allow]\n"
+	    "                 [--proxy-max-tunnels N] "
+	    "[--proxy-idle-timeout SECS]\n");
 	exit(status);
 }
 
@@ -43,6 +46,7 @@ static void
 on_signal(uv_signal_t *s, int signum)
 {
 	log_info("signal %d: shutting down", signum);
+	engine_proxy_stop_all(&engine);
 	server_stop(&engine);
 	uv_close((uv_handle_t *)&sig_term, NULL);
 	uv_close((uv_handle_t *)&sig_int, NULL);
@@ -54,6 +58,34 @@ close_handle(uv_handle_t *h, void *arg)
 {
 	if (!uv_is_closing(h))
 		uv_close(h, NULL);
+}
+
+static int
+parse_number(const char *opt, const char *arg, long min, long max)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || *end != '\0' || end == arg || v < min || v > max) {
+		fprintf(stderr, "spaceboxd: %s \"%s\": must be a number from "
+		    "%ld to %ld\n", opt, arg, min, max);
+		usage(2);
+	}
+	return (int)v;
+}
+
+/* Tunnels and apps need descriptors: take all the hard limit allows. */
+static void
+raise_nofile(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 static int
@@ -89,14 +121,15 @@ main(int argc, char **argv)
 		{ "local-sandbox-read", required_argument, NULL, 'R' },
 		{ "unsandboxed-commands", required_argument, NULL, 'C' },
 		{ "unsandboxed-apps", required_argument, NULL, 'A' },
+		{ "proxy-max-tunnels", required_argument, NULL, 'T' },
+		{ "proxy-idle-timeout", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*socket_opt = NULL, *workspace_opt = NULL, *ls;
-	char		 err[1024], buf[1024], *logpath, *end;
+	char		 err[1024], buf[1024], *logpath;
 	int		 ch, foreground = 0, debug = 0, fds[2] = { -1, -1 };
-	long		 port;
 	ssize_t		 n;
 	pid_t		 pid;
 	FILE		*logf;
@@ -121,16 +154,8 @@ main(int argc, char **argv)
 			workspace_opt = optarg;
 			break;
 		case 'p':
-			errno = 0;
-			port = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || port < 1 ||
-			    port > 65535) {
-				fprintf(stderr, "spaceboxd: --api-port \"%s\": "
-				    "must be a port number from 1 to 65535\n",
-				    optarg);
-				usage(2);
-			}
-			engine.api_port = (int)port;
+			engine.api_port = parse_number("--api-port", optarg, 1,
+			    65535);
 			break;
 		case 'L':
 			if (strcmp(optarg, "workspace-write") != 0 &&
@@ -154,6 +179,14 @@ main(int argc, char **argv)
 		case 'A':
 			engine.unsandboxed_apps = parse_allow(
 			    "--unsandboxed-apps", optarg);
+			break;
+		case 'T':
+			engine.proxy_limits.max_tunnels = parse_number(
+			    "--proxy-max-tunnels", optarg, 1, 1000000);
+			break;
+		case 'I':
+			engine.proxy_limits.idle_secs = parse_number(
+			    "--proxy-idle-timeout", optarg, 1, 86400);
 			break;
 		case 'V':
 			printf("spaceboxd %s\n", SPACEBOX_VERSION);
@@ -209,6 +242,7 @@ main(int argc, char **argv)
 	}
 
 	signal(SIGPIPE, SIG_IGN);
+	raise_nofile();
 	engine_probe(&engine);
 	if (!engine.bwrap_ok)
 		log_warnx("%s", engine.bwrap_note);
