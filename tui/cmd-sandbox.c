@@ -99,6 +99,30 @@ cmd_show_config(const cJSON *cfg)
 	    "loopback"), "none");
 }
 
+/* The proxy's counters and the sites the app wanted but was refused. */
+static void
+cmd_show_proxy(const char *id, const cJSON *proxy)
+{
+	const cJSON	*stats, *wants, *w;
+
+	if (!cJSON_IsObject(proxy))
+		return;
+	stats = cJSON_GetObjectItemCaseSensitive(proxy, "stats");
+	printf("%-12s 127.0.0.1:%d, %d allowed, %d refused\n", "proxy",
+	    cJSON_GetObjectItemCaseSensitive(proxy, "port")->valueint,
+	    cJSON_GetObjectItemCaseSensitive(stats, "allowed")->valueint,
+	    cJSON_GetObjectItemCaseSensitive(stats, "denied")->valueint);
+	wants = cJSON_GetObjectItemCaseSensitive(stats, "recentDenied");
+	if (cJSON_GetArraySize(wants) == 0)
+		return;
+	printf("%-12s", "wants");
+	cJSON_ArrayForEach(w, wants) {
+		if (cJSON_IsString(w))
+			printf(" + %s", w->valuestring);
+	}
+	printf("\n%-12s 'spacebox allow %s HOST' adds one\n", "", id);
+}
+
 static int
 cmd_sandbox_get(struct client *cl, const char *id)
 {
@@ -122,6 +146,8 @@ cmd_sandbox_get(struct client *cl, const char *id)
 			v = cJSON_GetObjectItemCaseSensitive(eff, "note");
 			if (cJSON_IsString(v))
 				printf("%-12s %s\n", "note", v->valuestring);
+			cmd_show_proxy(id, cJSON_GetObjectItemCaseSensitive(j,
+			    "proxy"));
 		}
 	}
 	client_resp_free(&resp);
