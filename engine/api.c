@@ -9,7 +9,7 @@
 #include "log.h"
 #include "xmalloc.h"
 
-static const struct api_route api_routes[] = {
+const struct api_route api_routes[] = {
 	{ "GET", "/api/space/apps", api_apps_list },
 	{ "GET", "/api/space/apps/sandbox-overview", api_apps_overview },
 	{ "GET", "/api/space/apps/:id/sandbox", api_sandbox_get },
@@ -19,6 +19,7 @@ static const struct api_route api_routes[] = {
 	{ "DELETE", "/api/space/apps/:id/proxy", api_proxy_stop },
 	{ "GET", "/api/events", api_events },
 };
+const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];
 
 /*
  * Match path against pattern segment by segment; ":name" segments
@@ -51,7 +52,8 @@ api_match(const char *pattern, char *path, const char **params)
 }
 
 void
-api_dispatch(struct server_conn *c)
+api_dispatch(struct server_conn *c, const struct api_route *routes,
+    size_t nroutes)
 {
 	struct api_req		 req;
 	const struct api_route	*r;
@@ -73,8 +75,8 @@ api_dispatch(struct server_conn *c)
 	path = xstrdup(c->msg.url);
 	if ((q = strchr(path, '?')) != NULL)
 		*q = '\0';
-	for (i = 0; i < sizeof api_routes / sizeof api_routes[0]; i++) {
-		r = &api_routes[i];
+	for (i = 0; i < nroutes; i++) {
+		r = &routes[i];
 		copy = xstrdup(path);
 		memset(req.params, 0, sizeof req.params);
 		if (!api_match(r->pattern, copy, req.params)) {

@@ -25,7 +25,12 @@ struct api_route {
 	void		(*handler)(struct api_req *);
 };
 
-void	api_dispatch(struct server_conn *);
+/* The management API's routes. */
+extern const struct api_route	api_routes[];
+extern const size_t		api_nroutes;
+
+void	api_dispatch(struct server_conn *, const struct api_route *,
+	    size_t);
 
 /* Parse the body as JSON; answers 400 and returns NULL when it is not. */
 cJSON	*api_body_json(struct api_req *);

@@ -667,6 +667,8 @@ proxy_connected(uv_connect_t *req, int status)
 		n = httpmsg_feed(&c->msg, pending, npending);
 		if (n >= 0 && (size_t)n < npending)
 			proxy_send_copy(c, 0, pending + n, npending - (size_t)n);
+		/* The head is no longer needed: keep idle tunnels small. */
+		httpmsg_free(&c->msg);
 	} else {
 		c->state = PS_FORWARD;
 		proxy_send_head(c);

@@ -22,10 +22,11 @@
 #include "server.h"
 #include "xmalloc.h"
 
-static uv_pipe_t	 server_pipe;
 static int		 server_lock_fd = -1;
 static char		*server_lock_path;
-static int		 server_listening;
+static struct server_listener *server_mgmt;
+static LIST_HEAD(, server_listener) server_listeners =
+    LIST_HEAD_INITIALIZER(server_listeners);
 static TAILQ_HEAD(, server_conn) server_conns =
     TAILQ_HEAD_INITIALIZER(server_conns);
 
@@ -50,7 +51,7 @@ server_conn_close(struct server_conn *c)
 	if (c->closing)
 		return;
 	c->closing = 1;
-	uv_close((uv_handle_t *)&c->pipe, server_conn_closed);
+	uv_close((uv_handle_t *)&c->h, server_conn_closed);
 }
 
 static void
@@ -78,7 +79,7 @@ server_send(struct server_conn *c, char *buf, size_t len)
 	w = xcalloc(1, sizeof *w);
 	w->buf = buf;
 	b = uv_buf_init(buf, (unsigned int)len);
-	if (uv_write(&w->req, (uv_stream_t *)&c->pipe, &b, 1,
+	if (uv_write(&w->req, (uv_stream_t *)&c->h, &b, 1,
 	    server_write_done) < 0) {
 		free(buf);
 		free(w);
@@ -207,7 +208,7 @@ server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 			    "another user");
 			return;
 		}
-		api_dispatch(c);
+		api_dispatch(c, c->listener->routes, c->listener->nroutes);
 		httpmsg_reset(&c->msg);
 		/* A stream answers nothing more on this connection. */
 		if (c->streaming)
@@ -237,7 +238,8 @@ server_peer_ok(uv_pipe_t *p)
 static void
 server_accept(uv_stream_t *ls, int status)
 {
-	struct engine		*e = ls->data;
+	struct server_listener	*l = ls->data;
+	struct engine		*e = l->engine;
 	struct server_conn	*c;
 
 	if (status < 0) {
@@ -246,11 +248,15 @@ server_accept(uv_stream_t *ls, int status)
 	}
 	c = xcalloc(1, sizeof *c);
 	c->engine = e;
+	c->listener = l;
 	httpmsg_init(&c->msg, HTTP_REQUEST, 8192, 16384, SERVER_MAX_BODY);
-	uv_pipe_init(e->loop, &c->pipe, 0);
-	c->pipe.data = c;
+	if (l->is_pipe)
+		uv_pipe_init(e->loop, &c->h.pipe, 0);
+	else
+		uv_tcp_init(e->loop, &c->h.tcp);
+	c->h.pipe.data = c;
 	TAILQ_INSERT_TAIL(&server_conns, c, entry);
-	if (uv_accept(ls, (uv_stream_t *)&c->pipe) != 0) {
+	if (uv_accept(ls, (uv_stream_t *)&c->h) != 0) {
 		server_conn_close(c);
 		return;
 	}
@@ -258,11 +264,106 @@ server_accept(uv_stream_t *ls, int status)
 	 * Another user's request is read (so closing does not reset the
 	 * connection before the answer arrives) but never dispatched.
 	 */
-	if (!server_peer_ok(&c->pipe)) {
+	if (l->check_peer && !server_peer_ok(&c->h.pipe)) {
 		log_warnx("refused a connection from another user");
 		c->refused = 1;
 	}
-	uv_read_start((uv_stream_t *)&c->pipe, server_alloc, server_read);
+	uv_read_start((uv_stream_t *)&c->h, server_alloc, server_read);
+}
+
+static struct server_listener *
+server_listener_new(struct engine *e, int is_pipe,
+    const struct api_route *routes, size_t nroutes)
+{
+	struct server_listener	*l;
+
+	l = xcalloc(1, sizeof *l);
+	l->engine = e;
+	l->is_pipe = is_pipe;
+	l->routes = routes;
+	l->nroutes = nroutes;
+	if (is_pipe)
+		uv_pipe_init(e->loop, &l->h.pipe, 0);
+	else
+		uv_tcp_init(e->loop, &l->h.tcp);
+	l->h.pipe.data = l;
+	LIST_INSERT_HEAD(&server_listeners, l, entry);
+	return l;
+}
+
+static void
+server_listener_closed(uv_handle_t *h)
+{
+	struct server_listener	*l = h->data;
+
+	free(l->app_id);
+	free(l->path);
+	free(l);
+}
+
+void
+server_close(struct server_listener *l)
+{
+	struct server_conn	*c;
+
+	if (l == NULL)
+		return;
+	LIST_REMOVE(l, entry);
+	TAILQ_FOREACH(c, &server_conns, entry) {
+		if (c->listener == l)
+			server_conn_close(c);
+	}
+	if (l->path != NULL)
+		unlink(l->path);
+	uv_close((uv_handle_t *)&l->h, server_listener_closed);
+}
+
+struct server_listener *
+server_listen_tcp(struct engine *e, int port, const struct api_route *routes,
+    size_t nroutes, char *err, size_t errlen)
+{
+	struct server_listener	*l;
+	struct sockaddr_in	 sin;
+	int			 rv;
+
+	l = server_listener_new(e, 0, routes, nroutes);
+	uv_ip4_addr("127.0.0.1", port, &sin);
+	if ((rv = uv_tcp_bind(&l->h.tcp, (struct sockaddr *)&sin, 0)) != 0 ||
+	    (rv = uv_listen((uv_stream_t *)&l->h.tcp, 128,
+	    server_accept)) != 0) {
+		snprintf(err, errlen, "cannot listen on 127.0.0.1:%d: %s",
+		    port, uv_strerror(rv));
+		server_close(l);
+		return NULL;
+	}
+	return l;
+}
+
+struct server_listener *
+server_listen_unix(struct engine *e, const char *path, const char *app_id,
+    const struct api_route *routes, size_t nroutes, char *err,
+    size_t errlen)
+{
+	struct server_listener	*l;
+	mode_t			 old;
+	int			 rv;
+
+	l = server_listener_new(e, 1, routes, nroutes);
+	l->app_id = app_id != NULL ? xstrdup(app_id) : NULL;
+	unlink(path);
+	old = umask(0177);
+	rv = uv_pipe_bind(&l->h.pipe, path);
+	umask(old);
+	if (rv == 0)
+		l->path = xstrdup(path);
+	if (rv != 0 || (rv = uv_listen((uv_stream_t *)&l->h.pipe, 128,
+	    server_accept)) != 0) {
+		snprintf(err, errlen, "cannot listen on %s: %s", path,
+		    uv_strerror(rv));
+		server_close(l);
+		return NULL;
+	}
+	return l;
 }
 
 /* The socket's folder must be ours and closed to everyone else. */
@@ -299,8 +400,6 @@ server_start(struct engine *e, char *err, size_t errlen)
 {
 	const char	*sock = e->paths.socket;
 	char		 dir[PATH_MAX], *slash;
-	mode_t		 old;
-	int		 rv;
 
 	snprintf(dir, sizeof dir, "%s", sock);
 	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
@@ -326,40 +425,25 @@ server_start(struct engine *e, char *err, size_t errlen)
 		return -1;
 	}
 	/* We hold the lock, so a socket left there is stale. */
-	unlink(sock);
-
-	uv_pipe_init(e->loop, &server_pipe, 0);
-	server_pipe.data = e;
-	old = umask(0177);
-	rv = uv_pipe_bind(&server_pipe, sock);
-	umask(old);
-	if (rv == 0)
-		rv = chmod(sock, 0600) == -1 ? uv_translate_sys_error(errno) :
-		    0;
-	if (rv == 0)
-		rv = uv_listen((uv_stream_t *)&server_pipe, 64, server_accept);
-	if (rv != 0) {
-		snprintf(err, errlen, "cannot listen on %s: %s", sock,
-		    uv_strerror(rv));
-		uv_close((uv_handle_t *)&server_pipe, NULL);
+	server_mgmt = server_listen_unix(e, sock, NULL, api_routes,
+	    api_nroutes, err, errlen);
+	if (server_mgmt == NULL)
+		return -1;
+	server_mgmt->check_peer = 1;
+	if (chmod(sock, 0600) == -1) {
+		snprintf(err, errlen, "cannot chmod %s: %s", sock,
+		    strerror(errno));
 		return -1;
 	}
-	server_listening = 1;
 	return 0;
 }
 
 void
 server_stop(struct engine *e)
 {
-	struct server_conn	*c;
-
-	TAILQ_FOREACH(c, &server_conns, entry)
-		server_conn_close(c);
-	if (server_listening) {
-		uv_close((uv_handle_t *)&server_pipe, NULL);
-		unlink(e->paths.socket);
-		server_listening = 0;
-	}
+	while (!LIST_EMPTY(&server_listeners))
+		server_close(LIST_FIRST(&server_listeners));
+	server_mgmt = NULL;
 	/* The lock file stays: unlinking it would race a starting engine. */
 	if (server_lock_fd != -1) {
 		close(server_lock_fd);

@@ -16,12 +16,39 @@
 
 #define SERVER_MAX_BODY		(1024 * 1024)
 
+struct api_route;
+
+/*
+ * One listening socket and the routes it serves: the management socket
+ * (peer uid checked), the app-facing API on 127.0.0.1, and one unix
+ * socket per sandboxed app (which tells the engine who is calling).
+ * Created by server_start / server_listen_*, closed by server_close.
+ */
+struct server_listener {
+	union {
+		uv_pipe_t	 pipe;
+		uv_tcp_t	 tcp;
+	} h;
+	int				 is_pipe;
+	int				 check_peer;
+	const struct api_route		*routes;
+	size_t				 nroutes;
+	char				*app_id;	/* per-app socket */
+	char				*path;		/* unlinked on close */
+	struct engine			*engine;
+	LIST_ENTRY(server_listener)	 entry;
+};
+
 /*
  * One client connection.  Created on accept, freed in the close callback
- * of its pipe.  msg holds the request being read.
+ * of its stream.  msg holds the request being read.
  */
 struct server_conn {
-	uv_pipe_t	 pipe;
+	union {
+		uv_pipe_t	 pipe;
+		uv_tcp_t	 tcp;
+	} h;
+	struct server_listener *listener;
 	struct engine	*engine;
 	struct httpmsg	 msg;
 	int		 keep_alive;
@@ -31,10 +58,21 @@ struct server_conn {
 	TAILQ_ENTRY(server_conn) entry;
 };
 
-/* Bind and listen.  Returns 0, or -1 with a one-line message in err. */
+/*
+ * Bind and listen on the management socket.  Returns 0, or -1 with a
+ * one-line message in err.
+ */
 int	server_start(struct engine *, char *err, size_t errlen);
-/* Close the listener, remove the socket and release the lock. */
+/* Close every listener and connection, remove the socket, unlock. */
 void	server_stop(struct engine *);
+
+/* Serve routes on 127.0.0.1:port, or on a unix socket for one app. */
+struct server_listener *server_listen_tcp(struct engine *, int port,
+	    const struct api_route *, size_t, char *err, size_t errlen);
+struct server_listener *server_listen_unix(struct engine *, const char *path,
+	    const char *app_id, const struct api_route *, size_t, char *err,
+	    size_t errlen);
+void	server_close(struct server_listener *);
 
 /* Answer the current request; takes ownership of body (may be NULL). */
 void	server_reply(struct server_conn *, int status, cJSON *body);
