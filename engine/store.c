@@ -148,17 +148,16 @@ store_set_aside(const char *dir, const char *id, const char *path, char *err,
 }
 
 int
-store_save(const char *dir, const char *id, const struct policy *p,
+store_write_atomic(const char *dir, const char *name, const char *text,
     char *err, size_t errlen)
 {
 	char	 path[PATH_MAX], tmp[PATH_MAX];
-	char	*text;
 	int	 fd, dfd;
 
-	if (store_path(dir, id, path, sizeof path) == -1 ||
-	    snprintf(tmp, sizeof tmp, "%s/.%s.json.tmp-%ld", dir, id,
-	    (long)getpid()) >= (int)sizeof tmp) {
-		snprintf(err, errlen, "%s/%s.json: path too long", dir, id);
+	if (snprintf(path, sizeof path, "%s/%s", dir, name) >=
+	    (int)sizeof path || snprintf(tmp, sizeof tmp, "%s/.%s.tmp-%ld",
+	    dir, name, (long)getpid()) >= (int)sizeof tmp) {
+		snprintf(err, errlen, "%s/%s: path too long", dir, name);
 		return -1;
 	}
 	if (paths_mkdirs(dir, 0700) == -1) {
@@ -166,28 +165,20 @@ store_save(const char *dir, const char *id, const struct policy *p,
 		    strerror(errno));
 		return -1;
 	}
-	if (store_set_aside(dir, id, path, err, errlen) == -1)
-		return -1;
-
-	text = policy_to_string(p, 1);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 	    0600);
 	if (fd == -1) {
 		snprintf(err, errlen, "%s: cannot create: %s", tmp,
 		    strerror(errno));
-		free(text);
 		return -1;
 	}
-	if (store_write_all(fd, text, strlen(text)) == -1 ||
-	    store_write_all(fd, "\n", 1) == -1 || fsync(fd) == -1) {
+	if (store_write_all(fd, text, strlen(text)) == -1 || fsync(fd) == -1) {
 		snprintf(err, errlen, "%s: cannot write: %s", tmp,
 		    strerror(errno));
 		close(fd);
 		unlink(tmp);
-		free(text);
 		return -1;
 	}
-	free(text);
 	close(fd);
 	if (rename(tmp, path) == -1) {
 		snprintf(err, errlen, "%s: cannot replace: %s", path,
@@ -201,6 +192,34 @@ store_save(const char *dir, const char *id, const struct policy *p,
 		close(dfd);
 	}
 	return 0;
+}
+
+int
+store_save(const char *dir, const char *id, const struct policy *p,
+    char *err, size_t errlen)
+{
+	char	 path[PATH_MAX], name[PATH_MAX];
+	char	*text, *pretty;
+	int	 rv;
+
+	if (store_path(dir, id, path, sizeof path) == -1) {
+		snprintf(err, errlen, "%s/%s.json: path too long", dir, id);
+		return -1;
+	}
+	if (paths_mkdirs(dir, 0700) == -1) {
+		snprintf(err, errlen, "%s: cannot create: %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	if (store_set_aside(dir, id, path, err, errlen) == -1)
+		return -1;
+	pretty = policy_to_string(p, 1);
+	xasprintf(&text, "%s\n", pretty);
+	free(pretty);
+	snprintf(name, sizeof name, "%s.json", id);
+	rv = store_write_atomic(dir, name, text, err, errlen);
+	free(text);
+	return rv;
 }
 
 int

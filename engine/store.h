@@ -28,6 +28,13 @@ int	store_save(const char *dir, const char *id, const struct policy *p,
 	    char *err, size_t errlen);
 
 /*
+ * Write text to dir/name atomically (the same way policies are written):
+ * temporary file, fsync, rename, fsync of the directory.
+ */
+int	store_write_atomic(const char *dir, const char *name, const char *text,
+	    char *err, size_t errlen);
+
+/*
  * Remove temporary files left by saves that a crash interrupted (their
  * writer, named in the file name, is gone).  Returns how many went.
  */
