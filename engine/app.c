@@ -29,17 +29,27 @@ int
 app_id_check(const char *id, char *err, size_t errlen)
 {
 	size_t	i, len = strlen(id);
+	char	shown[128], *s;
+	cJSON	*v;
 
+	/* Show the id escaped: it may hold anything, even line breaks. */
+	v = cJSON_CreateString(id);
+	if ((s = cJSON_PrintUnformatted(v)) != NULL) {
+		snprintf(shown, sizeof shown, "%s", s);
+		cJSON_free(s);
+	} else
+		snprintf(shown, sizeof shown, "?");
+	cJSON_Delete(v);
 	if (len == 0 || len > APP_ID_MAX) {
-		snprintf(err, errlen, "app id \"%.100s\": must be 1 to %d "
-		    "characters", id, APP_ID_MAX);
+		snprintf(err, errlen, "app id %s: must be 1 to %d "
+		    "characters", shown, APP_ID_MAX);
 		return -1;
 	}
 	for (i = 0; i < len; i++) {
 		if (!isalnum((unsigned char)id[i]) && id[i] != '_' &&
 		    id[i] != '-') {
-			snprintf(err, errlen, "app id \"%.100s\": only "
-			    "letters, digits, '_' and '-' are allowed", id);
+			snprintf(err, errlen, "app id %s: only "
+			    "letters, digits, '_' and '-' are allowed", shown);
 			return -1;
 		}
 	}

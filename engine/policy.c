@@ -105,6 +105,16 @@ policy_show(const cJSON *v, char *buf, size_t len)
 	cJSON_free(s);
 }
 
+/* A string as JSON would print it: quoted, escaped, never two lines. */
+static void
+policy_quote(const char *str, char *buf, size_t len)
+{
+	cJSON	*v = cJSON_CreateString(str);
+
+	policy_show(v, buf, len);
+	cJSON_Delete(v);
+}
+
 static int
 policy_bool(const cJSON *v, const char *key, int *out, char *err,
     size_t errlen)
@@ -159,9 +169,14 @@ policy_folders(struct policy *p, const cJSON *v, const struct guard_env *env,
 			    shown);
 		}
 		path = cJSON_GetObjectItemCaseSensitive(item, "path");
-		if (!cJSON_IsString(path) || path->valuestring[0] == '\0')
-			return policy_error(err, errlen, "folders[%zu].path: "
-			    "missing or not a string", i);
+		if (!cJSON_IsString(path) || path->valuestring[0] == '\0') {
+			if (path == NULL)
+				snprintf(shown, sizeof shown, "missing");
+			else
+				policy_show(path, shown, sizeof shown);
+			return policy_error(err, errlen, "folders[%zu].path "
+			    "%s: must be a non-empty string", i, shown);
+		}
 		read_only = 0;
 		ro = cJSON_GetObjectItemCaseSensitive(item, "readOnly");
 		if (ro != NULL && !cJSON_IsBool(ro)) {
@@ -174,14 +189,18 @@ policy_folders(struct policy *p, const cJSON *v, const struct guard_env *env,
 		if (env == NULL)
 			snprintf(canon, sizeof canon, "%s", path->valuestring);
 		else if (guard_folder(env, path->valuestring, canon, why,
-		    sizeof why) == -1)
+		    sizeof why) == -1) {
+			policy_show(path, shown, sizeof shown);
 			return policy_error(err, errlen, "folders[%zu].path "
-			    "\"%s\": %s", i, path->valuestring, why);
+			    "%s: %s", i, shown, why);
+		}
 		for (j = 0; j < p->nfolders; j++) {
-			if (strcmp(p->folders[j].path, canon) == 0)
+			if (strcmp(p->folders[j].path, canon) == 0) {
+				policy_show(path, shown, sizeof shown);
 				return policy_error(err, errlen, "folders[%zu]"
-				    ".path \"%s\": already granted as "
-				    "folders[%zu]", i, path->valuestring, j);
+				    ".path %s: already granted as "
+				    "folders[%zu]", i, shown, j);
+			}
 		}
 		p->folders[p->nfolders].path = xstrdup(canon);
 		p->folders[p->nfolders].read_only = read_only;
@@ -194,19 +213,20 @@ policy_folders(struct policy *p, const cJSON *v, const struct guard_env *env,
 int
 policy_add_host(struct policy *p, const char *host, char *err, size_t errlen)
 {
-	char		 norm[HOST_BUF_LEN];
+	char		 norm[HOST_BUF_LEN], shown[80];
 	const char	*why;
 	size_t		 i;
 
+	policy_quote(host, shown, sizeof shown);
 	if (host_site_normalize(host, norm, sizeof norm, &why) == -1)
-		return policy_error(err, errlen, "host \"%s\": %s", host, why);
+		return policy_error(err, errlen, "host %s: %s", shown, why);
 	for (i = 0; i < p->nhosts; i++) {
 		if (strcmp(p->hosts[i], norm) == 0)
 			return 0;
 	}
 	if (p->nhosts == POLICY_MAX_HOSTS)
-		return policy_error(err, errlen, "host \"%s\": the site list "
-		    "already has %d entries, the most it may hold", host,
+		return policy_error(err, errlen, "host %s: the site list "
+		    "already has %d entries, the most it may hold", shown,
 		    POLICY_MAX_HOSTS);
 	p->hosts[p->nhosts++] = xstrdup(norm);
 	return 0;
@@ -363,11 +383,58 @@ policy_fields(struct policy *p, const cJSON *json, const struct guard_env *env,
 	return 0;
 }
 
+/*
+ * Refuse what would not survive a round trip unchanged: a key given twice
+ * in any object, and numbers JSON cannot print (infinities).
+ */
+static int
+policy_clean(const cJSON *j, const char *where, char *err, size_t errlen)
+{
+	const cJSON	*v, *w;
+	char		 shown[80], sub[256];
+	size_t		 i = 0;
+
+	if (cJSON_IsNumber(j) && !isfinite(j->valuedouble))
+		return policy_error(err, errlen, "%s: number out of range",
+		    where);
+	if (!cJSON_IsObject(j) && !cJSON_IsArray(j))
+		return 0;
+	cJSON_ArrayForEach(v, j) {
+		if (cJSON_IsObject(j)) {
+			if (v->string == NULL)
+				return policy_error(err, errlen, "%s: key "
+				    "without a name", where);
+			policy_quote(v->string, shown, sizeof shown);
+			for (w = v->next; w != NULL; w = w->next) {
+				if (strcmp(v->string, w->string) == 0)
+					return policy_error(err, errlen,
+					    "%s: key %s given twice",
+					    where[0] != '\0' ? where : "policy",
+					    shown);
+			}
+			/* Top-level keys name the field as the rules do. */
+			if (where[0] == '\0')
+				snprintf(sub, sizeof sub, "%s",
+				    strspn(v->string, "abcdefghijklmnopqrstuvw"
+				    "xyzABCDEFGHIJKLMNOPQRSTUVWXYZ") ==
+				    strlen(v->string) ? v->string : shown);
+			else
+				snprintf(sub, sizeof sub, "%s.%s", where,
+				    shown);
+		} else
+			snprintf(sub, sizeof sub, "%s[%zu]", where, i);
+		if (policy_clean(v, sub, err, errlen) == -1)
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
 int
 policy_from_json(struct policy *p, const cJSON *json,
     const struct guard_env *env, int flags, char *err, size_t errlen)
 {
-	const cJSON	*v, *w;
+	const cJSON	*v;
 	char		 shown[80];
 
 	policy_init(p);
@@ -376,16 +443,8 @@ policy_from_json(struct policy *p, const cJSON *json,
 		return policy_error(err, errlen, "policy %s: must be a JSON "
 		    "object", shown);
 	}
-	cJSON_ArrayForEach(v, json) {
-		if (v->string == NULL)
-			return policy_error(err, errlen, "policy: key without "
-			    "a name");
-		for (w = v->next; w != NULL; w = w->next) {
-			if (strcmp(v->string, w->string) == 0)
-				return policy_error(err, errlen, "%s: key "
-				    "given twice", v->string);
-		}
-	}
+	if (policy_clean(json, "", err, errlen) == -1)
+		return -1;
 	if (policy_fields(p, json, env, flags, err, errlen) == -1) {
 		policy_free(p);
 		return -1;
@@ -411,6 +470,16 @@ policy_parse(struct policy *p, const char *text, size_t len,
 
 	policy_init(p);
 	json = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	/* Anything but white space after the value is a torn file. */
+	if (json != NULL) {
+		while (end < text + len && (*end == ' ' || *end == '\t' ||
+		    *end == '\n' || *end == '\r'))
+			end++;
+		if (end != text + len) {
+			cJSON_Delete(json);
+			json = NULL;
+		}
+	}
 	if (json == NULL) {
 		size_t off = end != NULL && end >= text ?
 		    (size_t)(end - text) : 0;
