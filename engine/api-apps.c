@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "supervisor.h"
 
 static void
 api_apps_add_policy(cJSON *o, const struct engine_app *ea)
@@ -33,7 +34,7 @@ api_apps_add_policy(cJSON *o, const struct engine_app *ea)
 }
 
 static cJSON *
-api_apps_entry(const struct engine_app *ea)
+api_apps_entry(struct engine *e, const struct engine_app *ea)
 {
 	const struct app	*a = &ea->app;
 	cJSON			*o;
@@ -49,7 +50,11 @@ api_apps_entry(const struct engine_app *ea)
 	    "session");
 	cJSON_AddNumberToObject(o, "port", a->port);
 	cJSON_AddStringToObject(o, "state", a->error != NULL ||
-	    ea->policy_error != NULL ? "error" : "stopped");
+	    ea->policy_error != NULL ? "error" :
+	    supervisor_state(e, a->id));
+	cJSON_AddBoolToObject(o, "restartRequired",
+	    ea->policy_error == NULL &&
+	    supervisor_restart_needed(e, a->id, &ea->policy));
 	if (a->error != NULL)
 		cJSON_AddStringToObject(o, "error", a->error);
 	else
@@ -60,7 +65,8 @@ api_apps_entry(const struct engine_app *ea)
 
 /* Call fn for every app in the workspace, in id order. */
 static cJSON *
-api_apps_collect(struct engine *e, cJSON *(*fn)(const struct engine_app *))
+api_apps_collect(struct engine *e, cJSON *(*fn)(struct engine *,
+    const struct engine_app *))
 {
 	struct engine_app	  ea;
 	cJSON			 *arr;
@@ -71,7 +77,7 @@ api_apps_collect(struct engine *e, cJSON *(*fn)(const struct engine_app *))
 	ids = app_scan(e->paths.apps_dir, &n);
 	for (i = 0; i < n; i++) {
 		if (engine_app_get(e, ids[i], &ea) == 0) {
-			cJSON_AddItemToArray(arr, fn(&ea));
+			cJSON_AddItemToArray(arr, fn(e, &ea));
 			engine_app_put(&ea);
 		}
 		free(ids[i]);
@@ -92,7 +98,7 @@ api_apps_list(struct api_req *req)
 }
 
 static cJSON *
-api_overview_entry(const struct engine_app *ea)
+api_overview_entry(struct engine *e, const struct engine_app *ea)
 {
 	cJSON	*o;
 

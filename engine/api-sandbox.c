@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "api.h"
+#include "plan.h"
+#include "supervisor.h"
 #include "xmalloc.h"
 
 /*
@@ -18,13 +20,10 @@ api_effective(struct engine *e, struct engine_app *ea)
 {
 	const struct sb_paths	*sp = &e->paths;
 	const struct policy	*p = &ea->policy;
-	static const char	*const data_dirs[] = {
-		"apps", "space-apps", "space-apps-data", "space-app-data"
-	};
 	cJSON			*o, *a;
-	char			*s, *note;
+	char			*own[8], *note;
 	const char		*isolation, *net;
-	size_t			 i;
+	size_t			 i, nown;
 
 	o = cJSON_CreateObject();
 	if (!p->enabled)
@@ -77,18 +76,12 @@ api_effective(struct engine *e, struct engine_app *ea)
 	free(note);
 
 	a = cJSON_AddArrayToObject(o, "alwaysGranted");
-	cJSON_AddItemToArray(a, cJSON_CreateString(ea->app.dir));
-	for (i = 0; i < sizeof data_dirs / sizeof data_dirs[0]; i++) {
-		xasprintf(&s, "%s/%s/%s", sp->root, data_dirs[i], ea->app.id);
-		cJSON_AddItemToArray(a, cJSON_CreateString(s));
-		free(s);
+	nown = plan_own_dirs(sp->root, sp->sandbox_dir, ea->app.dir,
+	    ea->app.id, own, 8);
+	for (i = 0; i < nown; i++) {
+		cJSON_AddItemToArray(a, cJSON_CreateString(own[i]));
+		free(own[i]);
 	}
-	xasprintf(&s, "%s/%s", sp->root, ea->app.id);
-	cJSON_AddItemToArray(a, cJSON_CreateString(s));
-	free(s);
-	xasprintf(&s, "%s/app-tmp/%s", sp->sandbox_dir, ea->app.id);
-	cJSON_AddItemToArray(a, cJSON_CreateString(s));
-	free(s);
 	cJSON_AddNumberToObject(o, "daemonPort", e->api_port);
 	return o;
 }
@@ -147,12 +140,13 @@ api_sandbox_store(struct api_req *req, struct engine_app *ea,
 	cJSON_AddBoolToObject(o, "ok", 1);
 	cJSON_AddItemToObject(o, "config", policy_to_json(&ea->policy));
 	/*
-	 * A running proxy took the new site list already.  No app process
-	 * runs yet, so nothing needs a restart.
+	 * A running proxy took the new site list already; anything else
+	 * the running process was launched without needs a restart.
 	 */
 	cJSON_AddBoolToObject(o, "hostsAppliedLive",
 	    engine_proxy_find(req->engine, ea->app.id) != NULL);
-	cJSON_AddBoolToObject(o, "restartRequired", 0);
+	cJSON_AddBoolToObject(o, "restartRequired",
+	    supervisor_restart_needed(req->engine, ea->app.id, &ea->policy));
 	server_reply(req->conn, 200, o);
 }
 

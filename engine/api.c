@@ -17,6 +17,12 @@ const struct api_route api_routes[] = {
 	{ "POST", "/api/space/apps/:id/sandbox/hosts", api_sandbox_add_host },
 	{ "POST", "/api/space/apps/:id/proxy", api_proxy_start },
 	{ "DELETE", "/api/space/apps/:id/proxy", api_proxy_stop },
+	{ "POST", "/api/space/apps/:id/start", api_app_start },
+	{ "POST", "/api/space/apps/:id/stop", api_app_stop },
+	{ "POST", "/api/space/apps/:id/restart", api_app_restart },
+	{ "GET", "/api/space/apps/:id/runtime", api_app_runtime },
+	{ "GET", "/api/space/apps/:id/logs", api_app_logs },
+	{ "GET", "/api/space/apps/:id/plan", api_app_plan },
 	{ "GET", "/api/events", api_events },
 };
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];
@@ -67,14 +73,18 @@ api_dispatch(struct server_conn *c, const struct api_route *routes,
 	req.method = http_method_str(c->msg.parser.method);
 	req.body = c->msg.body != NULL ? c->msg.body : "";
 	req.bodylen = c->msg.bodylen;
+	req.msg = &c->msg;
+	req.via_app = c->listener->app_id;
 
 	if (c->msg.url == NULL || c->msg.url[0] != '/') {
 		server_reply_error(c, 400, "request target must be a path");
 		return;
 	}
 	path = xstrdup(c->msg.url);
-	if ((q = strchr(path, '?')) != NULL)
+	if ((q = strchr(path, '?')) != NULL) {
 		*q = '\0';
+		req.query = c->msg.url + (q - path) + 1;
+	}
 	for (i = 0; i < nroutes; i++) {
 		r = &routes[i];
 		copy = xstrdup(path);

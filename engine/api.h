@@ -17,6 +17,9 @@ struct api_req {
 	const char		*params[API_MAX_PARAMS];	/* :id ... */
 	const char		*body;
 	size_t			 bodylen;
+	const struct httpmsg	*msg;		/* headers */
+	const char		*query;		/* after '?', or NULL */
+	const char		*via_app;	/* per-app socket's app */
 };
 
 struct api_route {
@@ -38,6 +41,10 @@ cJSON	*api_body_json(struct api_req *);
 /* Load the :id app or answer 404; returns 0 when loaded. */
 int	 api_app(struct api_req *, struct engine_app *);
 
+/* The app-facing API's routes (appapi.c). */
+extern const struct api_route	appapi_routes[];
+extern const size_t		appapi_nroutes;
+
 /* Routes, one file per group. */
 void	api_apps_list(struct api_req *);
 void	api_apps_overview(struct api_req *);
@@ -47,5 +54,11 @@ void	api_sandbox_add_host(struct api_req *);
 void	api_proxy_start(struct api_req *);
 void	api_proxy_stop(struct api_req *);
 void	api_events(struct api_req *);
+void	api_app_start(struct api_req *);
+void	api_app_stop(struct api_req *);
+void	api_app_restart(struct api_req *);
+void	api_app_runtime(struct api_req *);
+void	api_app_logs(struct api_req *);
+void	api_app_plan(struct api_req *);
 
 #endif

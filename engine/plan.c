@@ -42,6 +42,9 @@ static const char *const plan_system_roots[] = {
 	"/etc", "/opt", NULL
 };
 
+#define PLAN_STR2(x)	#x
+#define PLAN_STR(x)	PLAN_STR2(x)
+
 static void
 plan_arg(struct plan *p, const char *a)
 {
@@ -263,6 +266,8 @@ plan_namespaces(struct plan *p, const struct plan_input *in)
 {
 	plan_arg(p, in->bwrap);
 	plan_args(p, "--die-with-parent", "--new-session", "--as-pid-1");
+	/* bwrap reports the shim's pid here, so a stop can signal it. */
+	plan_args(p, "--info-fd", PLAN_STR(PLAN_INFO_FD), NULL);
 	if (!in->as_root)
 		plan_args(p, "--unshare-user", "--disable-userns", NULL);
 	plan_args(p, "--unshare-pid", "--unshare-ipc", "--unshare-uts");

@@ -17,6 +17,7 @@
 
 #define PLAN_MAX_RUNTIME	16
 #define PLAN_INBOUND_FD		3
+#define PLAN_INFO_FD		4
 
 /* Everything a plan depends on; all borrowed. */
 struct plan_input {

@@ -42,6 +42,7 @@ server_conn_closed(uv_handle_t *h)
 
 	TAILQ_REMOVE(&server_conns, c, entry);
 	httpmsg_free(&c->msg);
+	free(c->follow);
 	free(c);
 }
 
@@ -142,6 +143,47 @@ server_stream_start(struct server_conn *c)
 }
 
 void
+server_follow_start(struct server_conn *c, const char *app_id,
+    const char *text, size_t len)
+{
+	char	*out;
+	int	 n;
+
+	c->streaming = 1;
+	c->keep_alive = 1;
+	c->follow = xstrdup(app_id);
+	n = xasprintf(&out, "HTTP/1.1 200 OK\r\n"
+	    "Server: spaceboxd/" SPACEBOX_VERSION "\r\n"
+	    "Content-Type: text/plain; charset=utf-8\r\n"
+	    "Cache-Control: no-store\r\n"
+	    "Connection: close\r\n\r\n");
+	server_send(c, out, (size_t)n);
+	if (len > 0) {
+		out = xmalloc(len);
+		memcpy(out, text, len);
+		server_send(c, out, len);
+	}
+}
+
+void
+server_follow(const char *app_id, const char *data, size_t len)
+{
+	struct server_conn	*c;
+	char			*buf;
+
+	if (len == 0)
+		return;
+	TAILQ_FOREACH(c, &server_conns, entry) {
+		if (c->follow == NULL || c->closing ||
+		    strcmp(c->follow, app_id) != 0)
+			continue;
+		buf = xmalloc(len);
+		memcpy(buf, data, len);
+		server_send(c, buf, len);
+	}
+}
+
+void
 server_broadcast(const cJSON *event)
 {
 	struct server_conn	*c;
@@ -151,7 +193,7 @@ server_broadcast(const cJSON *event)
 	if ((text = cJSON_PrintUnformatted(event)) == NULL)
 		return;
 	TAILQ_FOREACH(c, &server_conns, entry) {
-		if (!c->streaming || c->closing)
+		if (!c->streaming || c->follow != NULL || c->closing)
 			continue;
 		n = xasprintf(&line, "%s\n", text);
 		server_send(c, line, (size_t)n);

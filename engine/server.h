@@ -55,6 +55,7 @@ struct server_conn {
 	int		 closing;
 	int		 refused;	/* another uid: answer 403 only */
 	int		 streaming;	/* subscribed to GET /api/events */
+	char		*follow;	/* following this app's log */
 	TAILQ_ENTRY(server_conn) entry;
 };
 
@@ -86,5 +87,13 @@ void	server_reply_error(struct server_conn *, int status, const char *fmt,
 void	server_stream_start(struct server_conn *);
 /* Send one event (a JSON object, not taken) to every stream. */
 void	server_broadcast(const cJSON *event);
+
+/*
+ * Turn the current request into a plain-text stream of an app's log
+ * (text already sent as the first part of the body), and feed it.
+ */
+void	server_follow_start(struct server_conn *, const char *app_id,
+	    const char *text, size_t len);
+void	server_follow(const char *app_id, const char *data, size_t len);
 
 #endif

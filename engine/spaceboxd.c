@@ -7,6 +7,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <netinet/in.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -20,6 +22,8 @@
 #include "log.h"
 #include "server.h"
 #include "store.h"
+#include "supervisor.h"
+#include "api.h"
 #include "xmalloc.h"
 
 static struct engine	 engine;
@@ -42,15 +46,51 @@ usage(int status)
 	exit(status);
 }
 
+/* Every app has stopped: close the rest and leave the loop. */
+static void
+shutdown_done(struct engine *e)
+{
+	engine_proxy_stop_all(e);
+	server_stop(e);
+	if (!uv_is_closing((uv_handle_t *)&sig_term)) {
+		uv_close((uv_handle_t *)&sig_term, NULL);
+		uv_close((uv_handle_t *)&sig_int, NULL);
+	}
+	uv_stop(e->loop);
+}
+
 static void
 on_signal(uv_signal_t *s, int signum)
 {
-	log_info("signal %d: shutting down", signum);
-	engine_proxy_stop_all(&engine);
-	server_stop(&engine);
-	uv_close((uv_handle_t *)&sig_term, NULL);
-	uv_close((uv_handle_t *)&sig_int, NULL);
-	uv_stop(s->loop);
+	static int	 again;
+
+	if (again++) {
+		log_info("signal %d again: not waiting for the apps", signum);
+		shutdown_done(&engine);
+		return;
+	}
+	log_info("signal %d: stopping the apps, then shutting down", signum);
+	supervisor_shutdown(&engine, shutdown_done);
+}
+
+/* The app-facing API; port 0 picks a free one. */
+static void
+start_app_api(struct engine *e)
+{
+	struct server_listener	*l;
+	struct sockaddr_storage	 ss;
+	char			 err[256];
+	int			 len = sizeof ss;
+
+	l = server_listen_tcp(e, e->api_port, appapi_routes, appapi_nroutes,
+	    err, sizeof err);
+	if (l == NULL) {
+		log_warnx("app-facing API: %s; apps sharing the host network "
+		    "cannot reach it (use --api-port)", err);
+		return;
+	}
+	if (uv_tcp_getsockname(&l->h.tcp, (struct sockaddr *)&ss, &len) == 0)
+		e->api_port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
 static void
@@ -154,7 +194,7 @@ main(int argc, char **argv)
 			workspace_opt = optarg;
 			break;
 		case 'p':
-			engine.api_port = parse_number("--api-port", optarg, 1,
+			engine.api_port = parse_number("--api-port", optarg, 0,
 			    65535);
 			break;
 		case 'L':
@@ -253,6 +293,7 @@ main(int argc, char **argv)
 		report(fds[1], err);
 		fatalx("%s", err);
 	}
+	start_app_api(&engine);
 	if ((ch = store_sweep(engine.paths.policy_dir)) > 0)
 		log_info("removed %d temporary file(s) of interrupted saves",
 		    ch);
@@ -277,6 +318,7 @@ main(int argc, char **argv)
 	log_info("listening on %s (workspace %s)", engine.paths.socket,
 	    engine.paths.workspace);
 	report(fds[1], "ok");
+	supervisor_start_background(&engine);
 
 	uv_run(loop, UV_RUN_DEFAULT);
 	/* Close what is still open and let the close callbacks run. */

@@ -118,36 +118,39 @@ client_write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-int
-client_request(struct client *cl, const char *method, const char *path,
-    const char *body, struct client_resp *resp, char *err, size_t errlen)
+/* Connect, starting the engine if none answers; -1 with err. */
+static int
+client_open(struct client *cl, char *err, size_t errlen)
 {
-	struct httpmsg	 m;
-	char		*req, buf[16384];
-	ssize_t		 n;
-	int		 fd, len;
+	int	fd;
 
-	memset(resp, 0, sizeof *resp);
-	if ((fd = client_connect(cl->socket)) == -1) {
-		if (errno != ENOENT && errno != ECONNREFUSED) {
-			snprintf(err, errlen, "cannot connect to the engine on "
-			    "%s: %s", cl->socket, strerror(errno));
-			return -1;
-		}
-		if (cl->no_start) {
-			snprintf(err, errlen, "no engine is running on %s; "
-			    "start one with 'spaceboxd --socket %s' or drop "
-			    "--no-start", cl->socket, cl->socket);
-			return -1;
-		}
-		if (client_start_engine(cl, err, errlen) == -1)
-			return -1;
-		if ((fd = client_connect(cl->socket)) == -1) {
-			snprintf(err, errlen, "started the engine but cannot "
-			    "connect to %s: %s", cl->socket, strerror(errno));
-			return -1;
-		}
+	if ((fd = client_connect(cl->socket)) != -1)
+		return fd;
+	if (errno != ENOENT && errno != ECONNREFUSED) {
+		snprintf(err, errlen, "cannot connect to the engine on %s: %s",
+		    cl->socket, strerror(errno));
+		return -1;
 	}
+	if (cl->no_start) {
+		snprintf(err, errlen, "no engine is running on %s; start one "
+		    "with 'spaceboxd --socket %s' or drop --no-start",
+		    cl->socket, cl->socket);
+		return -1;
+	}
+	if (client_start_engine(cl, err, errlen) == -1)
+		return -1;
+	if ((fd = client_connect(cl->socket)) == -1)
+		snprintf(err, errlen, "started the engine but cannot connect "
+		    "to %s: %s", cl->socket, strerror(errno));
+	return fd;
+}
+
+static int
+client_send(struct client *cl, int fd, const char *method, const char *path,
+    const char *body, char *err, size_t errlen)
+{
+	char	*req;
+	int	 len, rv;
 
 	len = xasprintf(&req, "%s %s HTTP/1.1\r\nHost: spaceboxd\r\n"
 	    "User-Agent: spacebox/" SPACEBOX_VERSION "\r\n"
@@ -155,15 +158,80 @@ client_request(struct client *cl, const char *method, const char *path,
 	    "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
 	    method, path, body != NULL ? strlen(body) : 0,
 	    body != NULL ? body : "");
-	if (client_write_all(fd, req, (size_t)len) == -1) {
+	if ((rv = client_write_all(fd, req, (size_t)len)) == -1)
 		snprintf(err, errlen, "cannot send to the engine on %s: %s",
 		    cl->socket, strerror(errno));
-		free(req);
+	free(req);
+	return rv;
+}
+
+static void
+client_body_out(struct httpmsg *m, const char *at, size_t n)
+{
+	/* Only a successful stream goes to stdout; errors are collected. */
+	if (m->parser.status_code == 200) {
+		fwrite(at, 1, n, stdout);
+		fflush(stdout);
+	} else if (m->bodylen < 4096) {
+		m->body = xreallocarray(m->body, m->bodylen + n + 1, 1);
+		memcpy(m->body + m->bodylen, at, n);
+		m->bodylen += n;
+		m->body[m->bodylen] = '\0';
+	}
+}
+
+int
+client_stream(struct client *cl, const char *path)
+{
+	struct httpmsg		 m;
+	struct client_resp	 resp;
+	char			 err[1024], buf[16384];
+	ssize_t			 n;
+	int			 fd, rv = 0;
+
+	if ((fd = client_open(cl, err, sizeof err)) == -1 ||
+	    client_send(cl, fd, "GET", path, NULL, err, sizeof err) == -1) {
+		fprintf(stderr, "spacebox: %s\n", err);
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	httpmsg_init(&m, HTTP_RESPONSE, 8192, 65536, CLIENT_MAX_BODY);
+	m.body_cb = client_body_out;
+	while ((n = read(fd, buf, sizeof buf)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 || httpmsg_feed(&m, buf, (size_t)n) == -1)
+			break;
+	}
+	close(fd);
+	if (m.parser.status_code != 200) {
+		memset(&resp, 0, sizeof resp);
+		resp.json = m.body != NULL ? cJSON_Parse(m.body) : NULL;
+		fprintf(stderr, "spacebox: %s\n", client_error(&resp));
+		cJSON_Delete(resp.json);
+		rv = -1;
+	}
+	httpmsg_free(&m);
+	return rv;
+}
+
+int
+client_request(struct client *cl, const char *method, const char *path,
+    const char *body, struct client_resp *resp, char *err, size_t errlen)
+{
+	struct httpmsg	 m;
+	char		 buf[16384];
+	ssize_t		 n;
+	int		 fd;
+
+	memset(resp, 0, sizeof *resp);
+	if ((fd = client_open(cl, err, errlen)) == -1)
+		return -1;
+	if (client_send(cl, fd, method, path, body, err, errlen) == -1) {
 		close(fd);
 		return -1;
 	}
-	free(req);
-
 	httpmsg_init(&m, HTTP_RESPONSE, 8192, 65536, CLIENT_MAX_BODY);
 	for (;;) {
 		n = read(fd, buf, sizeof buf);

@@ -34,6 +34,12 @@ int	client_request(struct client *, const char *method, const char *path,
 	    size_t errlen);
 void	client_resp_free(struct client_resp *);
 
+/*
+ * GET a streaming route and copy its body to standard output until the
+ * engine closes it.  Returns 0, or -1 after printing why.
+ */
+int	client_stream(struct client *, const char *path);
+
 /* The "error" string of a failed answer, or a generic one. */
 const char *client_error(const struct client_resp *);
 

@@ -15,6 +15,17 @@ const struct cmd_entry cmd_table[] = {
 	    "show or change an app's policy", cmd_sandbox },
 	{ "allow", "ID HOST [--json]", "add a site to an app's site list",
 	    cmd_allow },
+	{ "start", "ID [--json]", "start an app and wait until it answers",
+	    cmd_app },
+	{ "stop", "ID [--json]", "stop an app", cmd_app },
+	{ "restart", "ID [--json]", "restart an app with its current policy",
+	    cmd_app },
+	{ "status", "ID [--json]", "what the running app actually got",
+	    cmd_app },
+	{ "logs", "ID [-f] [--json]", "print (or follow) an app's log",
+	    cmd_logs },
+	{ "plan", "ID [--json]", "show the sandbox an app would get",
+	    cmd_plan },
 	{ NULL, NULL, NULL, NULL }
 };
 

@@ -38,5 +38,8 @@ void	cmd_print_json(const cJSON *);
 int	cmd_apps(struct client *, int, char **);
 int	cmd_sandbox(struct client *, int, char **);
 int	cmd_allow(struct client *, int, char **);
+int	cmd_app(struct client *, int, char **);
+int	cmd_plan(struct client *, int, char **);
+int	cmd_logs(struct client *, int, char **);
 
 #endif

@@ -1,0 +1,1033 @@
+/*
+ * spacebox-shim: the app's parent inside the sandbox.
+ *
+ *   spacebox-shim [--lo-up] [--inbound FD:PORT]... [--outbound PORT:PATH]...
+ *       -- CMD [ARG...]
+ *
+ * bwrap starts it as PID 1 of a new PID namespace (--as-pid-1) and, in
+ * network modes off and hosts, of a new network namespace that has only
+ * loopback.  It does three things:
+ *
+ *   bridges   --inbound: FD is a listening TCP socket the engine bound on
+ *             the host's 127.0.0.1 (a socket keeps the namespace it was
+ *             made in); each connection accepted on it is relayed to
+ *             127.0.0.1:PORT in this namespace, where the app listens,
+ *             retrying for up to 2 s while the app is not listening yet.
+ *             --outbound: listen on 127.0.0.1:PORT here and relay each
+ *             connection to the unix socket PATH, where the engine listens
+ *             on the host side (unix sockets are reached by path).
+ *   init      CMD runs in its own process group; every child is reaped;
+ *             SIGTERM, SIGINT, SIGHUP (and SIGQUIT, SIGUSR1, SIGUSR2) are
+ *             forwarded to that group, since PID 1 otherwise ignores them.
+ *   status    when CMD exits, the listeners close, what is left of its
+ *             group is killed, and the shim exits with CMD's status
+ *             (128+N if it was killed by signal N).
+ *
+ * Relays use splice(2): each direction moves bytes socket -> pipe ->
+ * socket without copying them through user space, driven by libuv poll
+ * handles; one event loop, no process or thread per connection.  The pipe
+ * is the only buffer, so a slow reader holds back its writer (at most one
+ * pipe's worth in flight).  EOF on one side becomes shutdown(SHUT_WR) on
+ * the other; a relay ends when both directions have ended, or at once on
+ * an error.  Pipes start at the kernel's default size and grow once for a
+ * bulk transfer.
+ *
+ * Setup failures (bad arguments, cannot listen, cannot exec CMD) print one
+ * line on stderr and exit 127.
+ */
+#include <sys/ioctl.h>
+#include <sys/queue.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <uv.h>
+
+#include "log.h"
+#include "xmalloc.h"
+
+#define SHIM_EXIT_SETUP		127
+#define PIPE_BULK_SIZE		(1024 * 1024)	/* a pipe that filled up */
+#define PUMP_ROUNDS		16		/* splices per event and way */
+#define ACCEPT_BURST		32		/* accepts per event */
+#define ACCEPT_PAUSE_MS		100		/* out of descriptors */
+#define CONNECT_BUDGET_MS	2000		/* app not listening yet */
+#define CONNECT_FIRST_MS	10
+#define CONNECT_MAX_MS		200
+#define DRAIN_MS		1000		/* flushing after CMD exits */
+
+/*
+ * One listening socket: a host fd handed down (inbound) or 127.0.0.1:PORT
+ * in this namespace (outbound).
+ */
+struct listener {
+	uv_poll_t		 poll;
+	uv_timer_t		 pause;
+	int			 inbound;
+	int			 fd;
+	int			 port;		/* inbound: app's; outbound: ours */
+	char			*path;		/* outbound: engine's unix socket */
+	int			 handles;
+	TAILQ_ENTRY(listener)	 entry;
+};
+
+#define RELAY_CLIENT	0		/* accepted */
+#define RELAY_UPSTREAM	1		/* app's port or engine's socket */
+
+enum want {
+	WANT_NONE,
+	WANT_READ,			/* source readable */
+	WANT_WRITE			/* destination writable */
+};
+
+/*
+ * One direction of a relay: fd[i] -> pipe -> fd[!i] for flow[i].
+ */
+struct flow {
+	int			 pipe[2];
+	size_t			 inpipe;	/* bytes in the pipe */
+	int			 grown;
+	int			 eof;		/* source said EOF */
+	int			 done;		/* and destination shut down */
+	enum want		 want;
+};
+
+/*
+ * One relayed connection.  Freed when its last handle has closed.
+ */
+struct relay {
+	struct listener		*listener;
+	int			 fd[2];
+	uv_poll_t		 poll[2];
+	int			 pollopen[2];
+	int			 events[2];
+	struct flow		 flow[2];
+	uv_timer_t		 timer;		/* connect retries */
+	uint64_t		 started;
+	unsigned int		 delay;
+	int			 connected;
+	int			 closing;
+	int			 handles;
+	TAILQ_ENTRY(relay)	 entry;
+};
+
+static uv_loop_t		 shim_loop;
+static TAILQ_HEAD(, listener)	 listeners = TAILQ_HEAD_INITIALIZER(listeners);
+static TAILQ_HEAD(, relay)	 relays = TAILQ_HEAD_INITIALIZER(relays);
+
+static const int		 shim_forward[] = {
+	SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2
+};
+#define NFORWARD	(sizeof shim_forward / sizeof shim_forward[0])
+static uv_signal_t		 shim_sigs[NFORWARD];
+static uv_signal_t		 shim_sigchld;
+static uv_timer_t		 shim_drain;
+static int			 shim_draining;
+static struct rlimit		 shim_nofile;	/* as inherited, for CMD */
+static int			 shim_nofile_raised;
+
+static pid_t			 child_pid = -1;
+static pid_t			 child_pgid = -1;
+static int			 child_status;
+
+static void	relay_close(struct relay *);
+static void	relay_connect(struct relay *);
+static void	relay_retry(uv_timer_t *);
+static void	relay_event(uv_poll_t *, int, int);
+static void	relay_update(struct relay *);
+static void	shim_maybe_done(void);
+
+static void __attribute__((noreturn))
+usage(const char *why)
+{
+	log_warnx("%s; usage: spacebox-shim [--lo-up] [--inbound FD:PORT]... "
+	    "[--outbound PORT:PATH]... -- CMD [ARG...]", why);
+	exit(SHIM_EXIT_SETUP);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+setup_fail(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
+	va_end(ap);
+	log_warnx("%s", msg != NULL ? msg : "setup failed");
+	free(msg);
+	exit(SHIM_EXIT_SETUP);
+}
+
+/*
+ * A decimal number in [min, max], the whole string; -1 if it is not.
+ */
+static long
+parse_number(const char *s, size_t len, long min, long max)
+{
+	long	 v = 0;
+	size_t	 i;
+
+	if (len == 0 || len > 10)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v < min || v > max)
+		return -1;
+	return v;
+}
+
+/*
+ * --inbound FD:PORT.  FD must be an open, listening TCP socket.
+ */
+static void
+add_inbound(const char *arg)
+{
+	struct listener	*l;
+	const char	*colon;
+	long		 fd, port;
+	int		 v;
+	socklen_t	 vlen;
+
+	if ((colon = strchr(arg, ':')) == NULL ||
+	    (fd = parse_number(arg, colon - arg, 0, INT_MAX)) == -1 ||
+	    (port = parse_number(colon + 1, strlen(colon + 1), 1, 65535)) == -1)
+		setup_fail("--inbound wants FD:PORT, got \"%s\"", arg);
+
+	vlen = sizeof v;
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &v, &vlen) == -1)
+		setup_fail("--inbound %s: fd %ld: %s", arg, fd, strerror(errno));
+	if (v != AF_INET && v != AF_INET6)
+		setup_fail("--inbound %s: fd %ld is not an IP socket", arg, fd);
+	vlen = sizeof v;
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &vlen) == -1 ||
+	    v != SOCK_STREAM)
+		setup_fail("--inbound %s: fd %ld is not a TCP socket", arg, fd);
+	vlen = sizeof v;
+	if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &v, &vlen) == -1 ||
+	    v == 0)
+		setup_fail("--inbound %s: fd %ld is not listening", arg, fd);
+	TAILQ_FOREACH(l, &listeners, entry) {
+		if (l->inbound && l->fd == fd)
+			setup_fail("--inbound %s: fd %ld given twice", arg, fd);
+	}
+
+	l = xcalloc(1, sizeof *l);
+	l->inbound = 1;
+	l->fd = fd;
+	l->port = port;
+	TAILQ_INSERT_TAIL(&listeners, l, entry);
+}
+
+/*
+ * --outbound PORT:PATH.  PATH is only connected to later; it has to fit a
+ * sockaddr_un.
+ */
+static void
+add_outbound(const char *arg)
+{
+	struct listener		*l;
+	struct sockaddr_un	 sun;
+	const char		*colon;
+	long			 port;
+
+	if ((colon = strchr(arg, ':')) == NULL ||
+	    (port = parse_number(arg, colon - arg, 1, 65535)) == -1 ||
+	    colon[1] == '\0')
+		setup_fail("--outbound wants PORT:PATH, got \"%s\"", arg);
+	if (strlen(colon + 1) >= sizeof sun.sun_path)
+		setup_fail("--outbound %s: socket path too long", arg);
+	TAILQ_FOREACH(l, &listeners, entry) {
+		if (!l->inbound && l->port == port)
+			setup_fail("--outbound %s: port %ld given twice", arg,
+			    port);
+	}
+
+	l = xcalloc(1, sizeof *l);
+	l->fd = -1;
+	l->port = port;
+	l->path = xstrdup(colon + 1);
+	TAILQ_INSERT_TAIL(&listeners, l, entry);
+}
+
+/*
+ * bwrap brings loopback up itself when it creates the network namespace
+ * (while it still holds CAP_NET_ADMIN there); the shim and the app hold no
+ * capabilities.  So this normally only checks; it tries SIOCSIFFLAGS in
+ * case the shim was started some other way, with the capability.
+ */
+static void
+loopback_up(void)
+{
+	struct ifreq	 ifr;
+	int		 s;
+
+	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		setup_fail("--lo-up: socket: %s", strerror(errno));
+	memset(&ifr, 0, sizeof ifr);
+	memcpy(ifr.ifr_name, "lo", sizeof "lo");
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) == -1)
+		setup_fail("--lo-up: SIOCGIFFLAGS lo: %s", strerror(errno));
+	if (!(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(s, SIOCSIFFLAGS, &ifr) == -1)
+			setup_fail("--lo-up: loopback is down and cannot be "
+			    "brought up: %s", strerror(errno));
+	}
+	close(s);
+}
+
+/* Relays. */
+
+static void
+relay_free(struct relay *r)
+{
+	int	 i;
+
+	for (i = 0; i < 2; i++) {
+		if (r->fd[i] != -1)
+			close(r->fd[i]);
+		if (r->flow[i].pipe[0] != -1) {
+			close(r->flow[i].pipe[0]);
+			close(r->flow[i].pipe[1]);
+		}
+	}
+	TAILQ_REMOVE(&relays, r, entry);
+	free(r);
+	shim_maybe_done();
+}
+
+/*
+ * Every handle of a relay closes here.  The upstream poll handle also
+ * closes alone after a failed connect: then its socket goes and, unless
+ * the relay is closing, the next attempt is timed.
+ */
+static void
+relay_handle_closed(uv_handle_t *h)
+{
+	struct relay	*r = h->data;
+
+	if (h == (uv_handle_t *)&r->poll[RELAY_UPSTREAM]) {
+		r->pollopen[RELAY_UPSTREAM] = 0;
+		close(r->fd[RELAY_UPSTREAM]);
+		r->fd[RELAY_UPSTREAM] = -1;
+		if (!r->closing)
+			uv_timer_start(&r->timer, relay_retry, r->delay, 0);
+	}
+	if (--r->handles == 0)
+		relay_free(r);
+}
+
+static void
+relay_close(struct relay *r)
+{
+	int	 i;
+
+	if (r->closing)
+		return;
+	r->closing = 1;
+	uv_close((uv_handle_t *)&r->timer, relay_handle_closed);
+	for (i = 0; i < 2; i++) {
+		if (r->pollopen[i] && !uv_is_closing((uv_handle_t *)&r->poll[i]))
+			uv_close((uv_handle_t *)&r->poll[i], relay_handle_closed);
+	}
+}
+
+/*
+ * Move what can be moved one way: empty the pipe into the destination,
+ * then refill it from the source, until one of them would block.  -1 on
+ * an error (reset, broken pipe): the relay is then over.
+ */
+static int
+flow_pump(struct relay *r, int i)
+{
+	struct flow	*f = &r->flow[i];
+	int		 src = r->fd[i], dst = r->fd[!i];
+	ssize_t		 n;
+	int		 rounds, size;
+
+	if (f->done) {
+		f->want = WANT_NONE;
+		return 0;
+	}
+	for (rounds = 0; rounds < PUMP_ROUNDS; rounds++) {
+		while (f->inpipe > 0) {
+			n = splice(f->pipe[0], NULL, dst, NULL, f->inpipe,
+			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+			if (n > 0) {
+				f->inpipe -= n;
+				continue;
+			}
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (n == -1 && errno == EAGAIN) {
+				f->want = WANT_WRITE;
+				return 0;
+			}
+			return -1;
+		}
+		if (f->eof) {
+			if (shutdown(dst, SHUT_WR) == -1 && errno != ENOTCONN)
+				return -1;
+			f->done = 1;
+			f->want = WANT_NONE;
+			return 0;
+		}
+		if (shim_draining) {
+			f->want = WANT_NONE;
+			return 0;
+		}
+
+		n = splice(src, NULL, f->pipe[1], NULL, PIPE_BULK_SIZE,
+		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n == 0)
+			f->eof = 1;
+		else if (n > 0) {
+			f->inpipe = n;
+			/* A full pipe is a bulk transfer: grow it, once. */
+			if (!f->grown) {
+				f->grown = 1;
+				size = fcntl(f->pipe[1], F_GETPIPE_SZ);
+				if (size > 0 && n >= size)
+					fcntl(f->pipe[1], F_SETPIPE_SZ,
+					    PIPE_BULK_SIZE);
+				else
+					f->grown = 0;
+			}
+		} else if (errno == EAGAIN) {
+			f->want = WANT_READ;
+			return 0;
+		} else if (errno != EINTR)
+			return -1;
+	}
+	/* Fair to the others; level-triggered polling brings us back. */
+	f->want = f->inpipe > 0 ? WANT_WRITE : WANT_READ;
+	return 0;
+}
+
+
+/*
+ * Poll each socket for what its two flows wait on.  A relay whose flows
+ * have both ended, or that has nothing left to flush while draining, is
+ * closed.
+ */
+static void
+relay_update(struct relay *r)
+{
+	int	 i, ev;
+
+	if (r->closing)
+		return;
+	if (r->flow[0].done && r->flow[1].done) {
+		relay_close(r);
+		return;
+	}
+	if (shim_draining && (!r->connected ||
+	    (r->flow[0].inpipe == 0 && r->flow[1].inpipe == 0))) {
+		relay_close(r);
+		return;
+	}
+	if (!r->connected)
+		return;
+	for (i = 0; i < 2; i++) {
+		ev = 0;
+		if (r->flow[i].want == WANT_READ)
+			ev |= UV_READABLE;
+		if (r->flow[!i].want == WANT_WRITE)
+			ev |= UV_WRITABLE;
+		if (ev == r->events[i])
+			continue;
+		r->events[i] = ev;
+		if (ev != 0)
+			uv_poll_start(&r->poll[i], ev, relay_event);
+		else
+			uv_poll_stop(&r->poll[i]);
+	}
+}
+
+static void
+relay_pump(struct relay *r)
+{
+	int	 i;
+
+	if (r->closing)
+		return;
+	for (i = 0; r->connected && i < 2; i++) {
+		if (flow_pump(r, i) == -1) {
+			relay_close(r);
+			return;
+		}
+	}
+	relay_update(r);
+}
+
+static void
+relay_retry(uv_timer_t *t)
+{
+	relay_connect(t->data);
+}
+
+static void
+relay_start(struct relay *r)
+{
+	struct flow	*f;
+	int		 i, one = 1;
+
+	for (i = 0; i < 2; i++) {
+		f = &r->flow[i];
+		if (pipe2(f->pipe, O_NONBLOCK | O_CLOEXEC) == -1) {
+			log_warn("relay pipe");
+			f->pipe[0] = f->pipe[1] = -1;
+			relay_close(r);
+			return;
+		}
+		f->want = WANT_READ;
+	}
+	setsockopt(r->fd[RELAY_CLIENT], IPPROTO_TCP, TCP_NODELAY, &one,
+	    sizeof one);
+	if (r->listener->inbound)
+		setsockopt(r->fd[RELAY_UPSTREAM], IPPROTO_TCP, TCP_NODELAY,
+		    &one, sizeof one);
+	r->connected = 1;
+	r->events[RELAY_UPSTREAM] = -1;		/* whatever it was polled for */
+	relay_pump(r);
+}
+
+/*
+ * The upstream could not be reached.  Inbound, the app may not be
+ * listening yet: try again for a while.  Outbound, a full backlog on the
+ * engine's socket (EAGAIN) is worth another try too.
+ */
+static void
+relay_connect_failed(struct relay *r, int error)
+{
+	struct listener	*l = r->listener;
+	uint64_t	 elapsed = uv_now(&shim_loop) - r->started;
+
+	if (!shim_draining && (l->inbound || error == EAGAIN) &&
+	    elapsed + r->delay < CONNECT_BUDGET_MS) {
+		if (r->pollopen[RELAY_UPSTREAM])
+			uv_close((uv_handle_t *)&r->poll[RELAY_UPSTREAM],
+			    relay_handle_closed);
+		else {
+			if (r->fd[RELAY_UPSTREAM] != -1)
+				close(r->fd[RELAY_UPSTREAM]);
+			r->fd[RELAY_UPSTREAM] = -1;
+			uv_timer_start(&r->timer, relay_retry, r->delay, 0);
+		}
+		return;
+	}
+	if (l->inbound)
+		log_warnx("inbound connection to 127.0.0.1:%d: %s", l->port,
+		    strerror(error));
+	else
+		log_warnx("outbound 127.0.0.1:%d to %s: %s", l->port, l->path,
+		    strerror(error));
+	relay_close(r);
+}
+
+static void
+relay_event(uv_poll_t *p, int status, int events)
+{
+	struct relay	*r = p->data;
+	int		 error = 0;
+	socklen_t	 len = sizeof error;
+
+	if (r->closing)
+		return;
+	if (r->connected) {
+		if (status < 0)
+			relay_close(r);	/* POLLERR: reset or such */
+		else
+			relay_pump(r);
+		return;
+	}
+
+	/* Connecting: the upstream socket became writable or failed. */
+	if (getsockopt(r->fd[RELAY_UPSTREAM], SOL_SOCKET, SO_ERROR, &error,
+	    &len) == -1)
+		error = errno;
+	if (error == 0 && status < 0)
+		error = ECONNREFUSED;
+	if (error != 0)
+		relay_connect_failed(r, error);
+	else
+		relay_start(r);
+}
+
+/*
+ * Dial the upstream, without blocking: the app's port (inbound) or the
+ * engine's unix socket (outbound).
+ */
+static void
+relay_connect(struct relay *r)
+{
+	struct listener		*l = r->listener;
+	struct sockaddr_in	 sin;
+	struct sockaddr_un	 sun;
+	struct sockaddr		*sa;
+	socklen_t		 salen;
+	int			 s, error, pending;
+
+	if (r->closing)
+		return;
+	if (shim_draining) {
+		relay_close(r);
+		return;
+	}
+	if (r->delay == 0)
+		r->delay = CONNECT_FIRST_MS;
+	else if ((r->delay *= 2) > CONNECT_MAX_MS)
+		r->delay = CONNECT_MAX_MS;
+
+	if (l->inbound) {
+		memset(&sin, 0, sizeof sin);
+		sin.sin_family = AF_INET;
+		sin.sin_port = htons(l->port);
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		sa = (struct sockaddr *)&sin;
+		salen = sizeof sin;
+	} else {
+		memset(&sun, 0, sizeof sun);
+		sun.sun_family = AF_UNIX;
+		memcpy(sun.sun_path, l->path, strlen(l->path) + 1);
+		sa = (struct sockaddr *)&sun;
+		salen = sizeof sun;
+	}
+	s = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0);
+	if (s == -1) {
+		relay_connect_failed(r, errno);
+		return;
+	}
+	r->fd[RELAY_UPSTREAM] = s;
+	while ((error = connect(s, sa, salen)) == -1 && errno == EINTR)
+		;
+	if (error == -1 && errno != EINPROGRESS) {
+		relay_connect_failed(r, errno);
+		return;
+	}
+	pending = error == -1;
+	if ((error = uv_poll_init(&shim_loop, &r->poll[RELAY_UPSTREAM], s))
+	    != 0) {
+		log_warnx("poll: %s", uv_strerror(error));
+		relay_close(r);
+		return;
+	}
+	r->poll[RELAY_UPSTREAM].data = r;
+	r->pollopen[RELAY_UPSTREAM] = 1;
+	r->handles++;
+	if (!pending)
+		relay_start(r);
+	else
+		uv_poll_start(&r->poll[RELAY_UPSTREAM], UV_WRITABLE,
+		    relay_event);
+}
+
+/* Listeners. */
+
+static void
+relay_new(struct listener *l, int fd)
+{
+	struct relay	*r;
+	int		 error;
+
+	r = xcalloc(1, sizeof *r);
+	r->listener = l;
+	r->started = uv_now(&shim_loop);
+	r->fd[RELAY_CLIENT] = fd;
+	r->fd[RELAY_UPSTREAM] = -1;
+	r->flow[0].pipe[0] = r->flow[0].pipe[1] = -1;
+	r->flow[1].pipe[0] = r->flow[1].pipe[1] = -1;
+	TAILQ_INSERT_TAIL(&relays, r, entry);
+
+	uv_timer_init(&shim_loop, &r->timer);
+	r->timer.data = r;
+	r->handles++;
+	if ((error = uv_poll_init(&shim_loop, &r->poll[RELAY_CLIENT], fd))
+	    != 0) {
+		log_warnx("poll: %s", uv_strerror(error));
+		relay_close(r);
+		return;
+	}
+	r->poll[RELAY_CLIENT].data = r;
+	r->pollopen[RELAY_CLIENT] = 1;
+	r->handles++;
+	relay_connect(r);
+}
+
+static void
+listener_resume(uv_timer_t *t)
+{
+	struct listener	*l = t->data;
+
+	uv_poll_start(&l->poll, UV_READABLE, l->poll.poll_cb);
+}
+
+static void
+listener_accept(uv_poll_t *p, int status, int events)
+{
+	struct listener	*l = p->data;
+	int		 i, fd;
+
+	if (status < 0) {
+		log_warnx("listener %s %d: %s", l->inbound ? "fd" : "port",
+		    l->inbound ? l->fd : l->port, uv_strerror(status));
+		return;
+	}
+	for (i = 0; i < ACCEPT_BURST && !shim_draining; i++) {
+		fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd != -1) {
+			relay_new(l, fd);
+			continue;
+		}
+		switch (errno) {
+		case EAGAIN:
+			return;
+		case EINTR:
+		case ECONNABORTED:
+		case EPROTO:
+			continue;
+		case EMFILE:
+		case ENFILE:
+		case ENOBUFS:
+		case ENOMEM:
+			/* Level-triggered: do not spin, wait for some to go. */
+			log_warn("accept on %s %d", l->inbound ? "fd" : "port",
+			    l->inbound ? l->fd : l->port);
+			uv_poll_stop(&l->poll);
+			uv_timer_start(&l->pause, listener_resume,
+			    ACCEPT_PAUSE_MS, 0);
+			return;
+		default:
+			log_warn("accept on %s %d", l->inbound ? "fd" : "port",
+			    l->inbound ? l->fd : l->port);
+			return;
+		}
+	}
+}
+
+static void
+listener_closed(uv_handle_t *h)
+{
+	struct listener	*l = h->data;
+
+	if (--l->handles > 0)
+		return;
+	close(l->fd);
+	TAILQ_REMOVE(&listeners, l, entry);
+	free(l->path);
+	free(l);
+}
+
+/*
+ * Inbound: take over the inherited socket (the app must not inherit it
+ * in turn).  Outbound: listen on 127.0.0.1:PORT here.
+ */
+static void
+listeners_open(void)
+{
+	struct listener		*l;
+	struct sockaddr_in	 sin;
+	int			 error, one = 1;
+
+	TAILQ_FOREACH(l, &listeners, entry) {
+		if (l->inbound) {
+			if (fcntl(l->fd, F_SETFD, FD_CLOEXEC) == -1)
+				setup_fail("--inbound fd %d: %s", l->fd,
+				    strerror(errno));
+		} else {
+			l->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK |
+			    SOCK_CLOEXEC, 0);
+			if (l->fd == -1)
+				setup_fail("--outbound: socket: %s",
+				    strerror(errno));
+			setsockopt(l->fd, SOL_SOCKET, SO_REUSEADDR, &one,
+			    sizeof one);
+			memset(&sin, 0, sizeof sin);
+			sin.sin_family = AF_INET;
+			sin.sin_port = htons(l->port);
+			sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+			if (bind(l->fd, (struct sockaddr *)&sin,
+			    sizeof sin) == -1 || listen(l->fd, SOMAXCONN) == -1)
+				setup_fail("--outbound: cannot listen on "
+				    "127.0.0.1:%d: %s", l->port,
+				    strerror(errno));
+		}
+		if ((error = uv_poll_init(&shim_loop, &l->poll, l->fd)) != 0)
+			setup_fail("%s %d: %s", l->inbound ? "--inbound fd" :
+			    "--outbound port", l->inbound ? l->fd : l->port,
+			    uv_strerror(error));
+		l->poll.data = l;
+		uv_timer_init(&shim_loop, &l->pause);
+		l->pause.data = l;
+		l->handles = 2;
+		uv_poll_start(&l->poll, UV_READABLE, listener_accept);
+	}
+}
+
+/* Draining and exit. */
+
+static void
+drain_expired(uv_timer_t *t)
+{
+	struct relay	*r, *next;
+
+	for (r = TAILQ_FIRST(&relays); r != NULL; r = next) {
+		next = TAILQ_NEXT(r, entry);
+		relay_close(r);
+	}
+}
+
+static void
+shim_maybe_done(void)
+{
+	if (shim_draining && TAILQ_EMPTY(&relays) &&
+	    !uv_is_closing((uv_handle_t *)&shim_drain))
+		uv_close((uv_handle_t *)&shim_drain, NULL);
+}
+
+/*
+ * CMD has exited: stop accepting, kill what is left of its group, let the
+ * relays flush what their pipes hold (for a bounded time), and let the
+ * loop end.
+ */
+static void
+shim_drain_start(void)
+{
+	struct listener	*l;
+	struct relay	*r, *next;
+	size_t		 i;
+
+	shim_draining = 1;
+	if (child_pgid > 0)
+		kill(-child_pgid, SIGKILL);
+
+	TAILQ_FOREACH(l, &listeners, entry) {
+		uv_close((uv_handle_t *)&l->poll, listener_closed);
+		uv_close((uv_handle_t *)&l->pause, listener_closed);
+	}
+	for (i = 0; i < NFORWARD; i++)
+		uv_close((uv_handle_t *)&shim_sigs[i], NULL);
+	uv_close((uv_handle_t *)&shim_sigchld, NULL);
+
+	uv_timer_init(&shim_loop, &shim_drain);
+	uv_timer_start(&shim_drain, drain_expired, DRAIN_MS, 0);
+	for (r = TAILQ_FIRST(&relays); r != NULL; r = next) {
+		next = TAILQ_NEXT(r, entry);
+		relay_pump(r);
+	}
+	shim_maybe_done();
+}
+
+/* The child and signals. */
+
+static void
+sig_forward(uv_signal_t *h, int signum)
+{
+	if (child_pid == -1)
+		return;
+	if (kill(-child_pgid, signum) == -1 && errno == ESRCH)
+		kill(child_pid, signum);
+}
+
+static void
+sig_child(uv_signal_t *h, int signum)
+{
+	pid_t	 pid;
+	int	 status;
+
+	for (;;) {
+		pid = waitpid(-1, &status, WNOHANG);
+		if (pid == -1 && errno == EINTR)
+			continue;
+		if (pid <= 0)
+			break;
+		if (pid != child_pid)
+			continue;
+		if (WIFEXITED(status))
+			child_status = WEXITSTATUS(status);
+		else if (WIFSIGNALED(status))
+			child_status = 128 + WTERMSIG(status);
+		else
+			continue;
+		child_pid = -1;
+		shim_drain_start();
+		break;
+	}
+}
+
+static void
+signals_start(void)
+{
+	size_t	 i;
+
+	signal(SIGPIPE, SIG_IGN);
+	uv_signal_init(&shim_loop, &shim_sigchld);
+	if (uv_signal_start(&shim_sigchld, sig_child, SIGCHLD) != 0)
+		setup_fail("cannot catch SIGCHLD");
+	for (i = 0; i < NFORWARD; i++) {
+		uv_signal_init(&shim_loop, &shim_sigs[i]);
+		if (uv_signal_start(&shim_sigs[i], sig_forward,
+		    shim_forward[i]) != 0)
+			setup_fail("cannot catch signal %d", shim_forward[i]);
+	}
+}
+
+/*
+ * In the child between fork and exec: own process group, default signal
+ * dispositions and an empty mask, only stdin, stdout and stderr passed on.
+ */
+static void __attribute__((noreturn))
+child_exec(char **argv, int errfd)
+{
+	sigset_t	 none;
+	size_t		 i;
+	int		 fd, error, max;
+
+	setpgid(0, 0);
+	for (i = 0; i < NFORWARD; i++)
+		signal(shim_forward[i], SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (shim_nofile_raised)
+		setrlimit(RLIMIT_NOFILE, &shim_nofile);
+
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == -1) {
+		max = sysconf(_SC_OPEN_MAX);
+		if (max < 0 || max > 65536)
+			max = 65536;
+		for (fd = 3; fd < max; fd++)
+			fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	execvp(argv[0], argv);
+
+	error = errno;
+	while (write(errfd, &error, sizeof error) == -1 && errno == EINTR)
+		;
+	_exit(SHIM_EXIT_SETUP);
+}
+
+static void
+child_start(char **argv)
+{
+	sigset_t	 all, old;
+	int		 p[2], error;
+	ssize_t		 n;
+
+	if (pipe2(p, O_CLOEXEC) == -1)
+		setup_fail("pipe: %s", strerror(errno));
+
+	/* No libuv signal handler may run in the child before exec. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	switch (child_pid = fork()) {
+	case -1:
+		setup_fail("fork: %s", strerror(errno));
+	case 0:
+		close(p[0]);
+		child_exec(argv, p[1]);
+	}
+	setpgid(child_pid, child_pid);	/* also in the child: no race */
+	child_pgid = child_pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+
+	close(p[1]);
+	do
+		n = read(p[0], &error, sizeof error);
+	while (n == -1 && errno == EINTR);
+	close(p[0]);
+	if (n == sizeof error) {
+		while (waitpid(child_pid, NULL, 0) == -1 && errno == EINTR)
+			;
+		setup_fail("cannot exec %s: %s", argv[0], strerror(error));
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "lo-up",	no_argument,		NULL, 'l' },
+		{ "inbound",	required_argument,	NULL, 'i' },
+		{ "outbound",	required_argument,	NULL, 'o' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	char	*why;
+	int	 ch, lo_up = 0;
+
+	log_init("spacebox-shim", 0, NULL);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			lo_up = 1;
+			break;
+		case 'i':
+			add_inbound(optarg);
+			break;
+		case 'o':
+			add_outbound(optarg);
+			break;
+		case 'h':
+			usage("help");
+		default:
+			if (xasprintf(&why, "bad option or missing argument: %s",
+			    argv[optind - 1]) == -1)
+				why = NULL;
+			usage(why != NULL ? why : "bad option");
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		usage("no command given");
+
+	/* Six descriptors per relay: take the hard limit, CMD gets the old. */
+	if (getrlimit(RLIMIT_NOFILE, &shim_nofile) == 0 &&
+	    shim_nofile.rlim_cur < shim_nofile.rlim_max) {
+		struct rlimit	 rl = shim_nofile;
+
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			shim_nofile_raised = 1;
+	}
+	if (lo_up)
+		loopback_up();
+	if (uv_loop_init(&shim_loop) != 0)
+		setup_fail("cannot start the event loop");
+	listeners_open();
+	signals_start();
+	child_start(argv);
+
+	uv_run(&shim_loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&shim_loop) != 0)
+		log_warnx("event loop closed with handles open");
+	return child_status;
+}
