@@ -12,7 +12,9 @@ sb_pass=0
 sb_fail=0
 
 sb_setup() {
-	T=$(mktemp -d /tmp/sbreg.XXXXXX)
+	# Not under /tmp: a sandboxed app gets a private, empty /tmp, so a fake
+	# HOME there would vanish and escape tests would pass for nothing.
+	T=$(mktemp -d /var/tmp/sbreg.XXXXXX)
 	chmod 755 "$T"
 	export HOME=$T/home SENCLAW_HOME=$T/home/.senclaw
 	export SPACEBOX_SOCKET=$T/run/sb.sock
