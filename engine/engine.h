@@ -38,6 +38,7 @@ struct engine {
 	struct proxy_limits	 proxy_limits;
 	LIST_HEAD(, engine_proxy) proxies;
 
+	const char		*bwrap;		/* $SPACEBOX_BWRAP or /usr/bin/bwrap */
 	int			 bwrap_ok;	/* bubblewrap usable here */
 	char			*bwrap_note;	/* why not, and the fix */
 };

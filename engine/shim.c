@@ -67,6 +67,7 @@
 
 #define SHIM_EXIT_SETUP		127
 #define PIPE_BULK_SIZE		(1024 * 1024)	/* a pipe that filled up */
+#define PIPE_BULK_MAX		4		/* grown pipes per shim */
 #define PUMP_ROUNDS		16		/* splices per event and way */
 #define ACCEPT_BURST		32		/* accepts per event */
 #define ACCEPT_PAUSE_MS		100		/* out of descriptors */
@@ -105,7 +106,8 @@ enum want {
 struct flow {
 	int			 pipe[2];
 	size_t			 inpipe;	/* bytes in the pipe */
-	int			 grown;
+	size_t			 size;		/* its capacity */
+	int			 grown;		/* 1 grown, -1 could not */
 	int			 eof;		/* source said EOF */
 	int			 done;		/* and destination shut down */
 	enum want		 want;
@@ -142,6 +144,7 @@ static uv_signal_t		 shim_sigs[NFORWARD];
 static uv_signal_t		 shim_sigchld;
 static uv_timer_t		 shim_drain;
 static int			 shim_draining;
+static int			 shim_grown;	/* pipes at PIPE_BULK_SIZE */
 static struct rlimit		 shim_nofile;	/* as inherited, for CMD */
 static int			 shim_nofile_raised;
 
@@ -314,6 +317,8 @@ relay_free(struct relay *r)
 			close(r->flow[i].pipe[0]);
 			close(r->flow[i].pipe[1]);
 		}
+		if (r->flow[i].grown == 1)
+			shim_grown--;
 	}
 	TAILQ_REMOVE(&relays, r, entry);
 	free(r);
@@ -357,6 +362,26 @@ relay_close(struct relay *r)
 }
 
 /*
+ * A splice that filled the pipe is a bulk transfer: grow the pipe, once.
+ * Pipe pages count against the user's pipe-user-pages-soft (shared with
+ * everything else the user runs, and past it new pipes get two pages), so
+ * only a few pipes per shim grow.
+ */
+static void
+flow_grow(struct flow *f)
+{
+	int	 size;
+
+	if ((size = fcntl(f->pipe[1], F_SETPIPE_SZ, PIPE_BULK_SIZE)) == -1) {
+		f->grown = -1;		/* EPERM past the soft limit */
+		return;
+	}
+	f->size = size;
+	f->grown = 1;
+	shim_grown++;
+}
+
+/*
  * Move what can be moved one way: empty the pipe into the destination,
  * then refill it from the source, until one of them would block.  -1 on
  * an error (reset, broken pipe): the relay is then over.
@@ -367,7 +392,7 @@ flow_pump(struct relay *r, int i)
 	struct flow	*f = &r->flow[i];
 	int		 src = r->fd[i], dst = r->fd[!i];
 	ssize_t		 n;
-	int		 rounds, size;
+	int		 rounds;
 
 	if (f->done) {
 		f->want = WANT_NONE;
@@ -407,16 +432,9 @@ flow_pump(struct relay *r, int i)
 			f->eof = 1;
 		else if (n > 0) {
 			f->inpipe = n;
-			/* A full pipe is a bulk transfer: grow it, once. */
-			if (!f->grown) {
-				f->grown = 1;
-				size = fcntl(f->pipe[1], F_GETPIPE_SZ);
-				if (size > 0 && n >= size)
-					fcntl(f->pipe[1], F_SETPIPE_SZ,
-					    PIPE_BULK_SIZE);
-				else
-					f->grown = 0;
-			}
+			if (f->grown == 0 && (size_t)n >= f->size &&
+			    shim_grown < PIPE_BULK_MAX)
+				flow_grow(f);
 		} else if (errno == EAGAIN) {
 			f->want = WANT_READ;
 			return 0;
@@ -494,7 +512,7 @@ static void
 relay_start(struct relay *r)
 {
 	struct flow	*f;
-	int		 i, one = 1;
+	int		 i, size, one = 1;
 
 	for (i = 0; i < 2; i++) {
 		f = &r->flow[i];
@@ -504,6 +522,9 @@ relay_start(struct relay *r)
 			relay_close(r);
 			return;
 		}
+		if ((size = fcntl(f->pipe[1], F_GETPIPE_SZ)) <= 0)
+			size = 65536;
+		f->size = size;
 		f->want = WANT_READ;
 	}
 	setsockopt(r->fd[RELAY_CLIENT], IPPROTO_TCP, TCP_NODELAY, &one,

@@ -768,7 +768,7 @@ sv_plan_input(struct engine *e, struct engine_app *ea, struct plan_input *in,
 	in->user = getenv("USER") != NULL ? getenv("USER") :
 	    getenv("LOGNAME");
 	in->lang = getenv("LANG");
-	in->bwrap = "/usr/bin/bwrap";
+	in->bwrap = e->bwrap;
 	in->shim = sv_shim_path();
 	in->net_dir = net_dir;
 	in->token = token;
