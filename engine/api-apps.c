@@ -37,7 +37,8 @@ static cJSON *
 api_apps_entry(struct engine *e, const struct engine_app *ea)
 {
 	const struct app	*a = &ea->app;
-	cJSON			*o;
+	struct proxy		*px;
+	cJSON			*o, *pj;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "id", a->id);
@@ -60,6 +61,14 @@ api_apps_entry(struct engine *e, const struct engine_app *ea)
 	else
 		cJSON_AddNullToObject(o, "error");
 	api_apps_add_policy(o, ea);
+	if ((px = engine_proxy_find(e, a->id)) != NULL) {
+		pj = proxy_json(px);
+		cJSON_AddItemToObject(o, "wants", cJSON_DetachItemFromObject(
+		    cJSON_GetObjectItemCaseSensitive(pj, "stats"),
+		    "recentDenied"));
+		cJSON_Delete(pj);
+	} else
+		cJSON_AddArrayToObject(o, "wants");
 	return o;
 }
 

@@ -181,6 +181,21 @@ client_body_out(struct httpmsg *m, const char *at, size_t n)
 }
 
 int
+client_stream_open(struct client *cl, const char *path, char *err,
+    size_t errlen)
+{
+	int	fd;
+
+	if ((fd = client_open(cl, err, errlen)) == -1)
+		return -1;
+	if (client_send(cl, fd, "GET", path, NULL, err, errlen) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int
 client_stream(struct client *cl, const char *path)
 {
 	struct httpmsg		 m;

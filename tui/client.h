@@ -40,6 +40,10 @@ void	client_resp_free(struct client_resp *);
  */
 int	client_stream(struct client *, const char *path);
 
+/* Send GET path and return the socket to read the answer from, or -1. */
+int	client_stream_open(struct client *, const char *path, char *err,
+	    size_t errlen);
+
 /* The "error" string of a failed answer, or a generic one. */
 const char *client_error(const struct client_resp *);
 

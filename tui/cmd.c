@@ -47,7 +47,9 @@ cmd_usage_all(FILE *f)
 	const struct cmd_entry	*c;
 
 	fprintf(f, "usage: spacebox [-hV] [-S socket] [--workspace dir] "
-	    "[--no-start] [--json] [command ...]\n");
+	    "[--no-start] [--json]\n"
+	    "                [--no-color] [--ascii] [--no-mouse] "
+	    "[command ...]\n");
 	for (c = cmd_table; c->name != NULL; c++)
 		fprintf(f, "       spacebox %s %s\n", c->name, c->usage);
 }

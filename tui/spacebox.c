@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "log.h"
 #include "paths.h"
+#include "tui.h"
 
 int
 main(int argc, char **argv)
@@ -22,6 +23,9 @@ main(int argc, char **argv)
 		{ "workspace", required_argument, NULL, 'w' },
 		{ "no-start", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "ascii", no_argument, NULL, 'a' },
+		{ "no-mouse", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -33,6 +37,7 @@ main(int argc, char **argv)
 	char			 err[1024];
 	char			*apps_argv[] = { (char *)"apps", NULL };
 	int			 ch, i, rv;
+	int			 color = 1, ascii = 0, mouse = 1;
 
 	log_init("spacebox", 0, NULL);
 	memset(&cl, 0, sizeof cl);
@@ -50,6 +55,15 @@ main(int argc, char **argv)
 			break;
 		case 'j':
 			cl.json = 1;
+			break;
+		case 'C':
+			color = 0;
+			break;
+		case 'a':
+			ascii = 1;
+			break;
+		case 'M':
+			mouse = 0;
 			break;
 		case 'h':
 			cmd_usage_all(stdout);
@@ -74,8 +88,11 @@ main(int argc, char **argv)
 	cl.workspace = workspace_opt != NULL ? sp.workspace : NULL;
 
 	if (argc == 0) {
-		/* The TUI arrives in a later release; list the apps. */
-		rv = cmd_apps(&cl, 1, apps_argv);
+		/* On a terminal: the TUI; otherwise the list, for scripts. */
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !cl.json)
+			rv = tui_main(&cl, color, ascii, mouse);
+		else
+			rv = cmd_apps(&cl, 1, apps_argv);
 		paths_free(&sp);
 		return rv;
 	}
