@@ -686,19 +686,40 @@ proxy_connected(uv_connect_t *req, int status)
 		uv_read_start(proxy_client(c), proxy_alloc, proxy_client_read);
 }
 
-/* 1 when sa is one of this machine's own interface addresses. */
-static int
-proxy_is_own(const struct sockaddr *sa)
-{
-	uv_interface_address_t	*ifs;
-	int			 n, i, own = 0;
+/*
+ * 1 when sa is one of this machine's own interface addresses.  Listing
+ * the interfaces costs a netlink dump (a dozen system calls), so the list
+ * is kept for a second: new addresses are seen that fast, and a burst of
+ * connections pays once.
+ */
+#define PROXY_IFS_TTL_MS	1000
 
-	if (uv_interface_addresses(&ifs, &n) != 0)
-		return 0;
-	for (i = 0; i < n && !own; i++)
-		own = addr_same_ip(sa, (struct sockaddr *)&ifs[i].address);
-	uv_free_interface_addresses(ifs, n);
-	return own;
+static int
+proxy_is_own(uv_loop_t *loop, const struct sockaddr *sa)
+{
+	static uv_interface_address_t	*ifs;
+	static int			 nifs;
+	static uint64_t			 when;
+	int				 i;
+
+	if (ifs == NULL || uv_now(loop) - when > PROXY_IFS_TTL_MS) {
+		if (ifs != NULL)
+			uv_free_interface_addresses(ifs, nifs);
+		ifs = NULL;
+		nifs = 0;
+		if (uv_interface_addresses(&ifs, &nifs) != 0) {
+			/* Cannot tell what is local: refuse, fail closed. */
+			ifs = NULL;
+			nifs = 0;
+			return 1;
+		}
+		when = uv_now(loop);
+	}
+	for (i = 0; i < nifs; i++) {
+		if (addr_same_ip(sa, (struct sockaddr *)&ifs[i].address))
+			return 1;
+	}
+	return 0;
 }
 
 static void
@@ -730,7 +751,7 @@ proxy_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 	 */
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		cls = addr_classify(ai->ai_addr);
-		own = proxy_is_own(ai->ai_addr);
+		own = proxy_is_own(c->proxy->loop, ai->ai_addr);
 		if (addr_permitted(cls, c->proxy->allow_private) && !own) {
 			if (pick == NULL) {
 				pick = ai->ai_addr;
