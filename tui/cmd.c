@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "tui.h"
 
 const struct cmd_entry cmd_table[] = {
 	{ "apps", "[--json]", "list the apps and their sandbox", cmd_apps },
@@ -26,6 +27,7 @@ const struct cmd_entry cmd_table[] = {
 	    cmd_logs },
 	{ "plan", "ID [--json]", "show the sandbox an app would get",
 	    cmd_plan },
+	{ "keys", "", "list the keys of the interface", cmd_keys },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -96,4 +98,20 @@ cmd_print_json(const cJSON *j)
 		return;
 	printf("%s\n", s);
 	cJSON_free(s);
+}
+
+/* The interface's keys, from the table its help screen uses. */
+int
+cmd_keys(struct client *cl, int argc, char **argv)
+{
+	static const char *const ctx[] = {
+		"everywhere", "list", "dialog", "picker", "view"
+	};
+	const struct tui_key	*k;
+
+	if (argc != 1)
+		return cmd_usage(cmd_find("keys"));
+	for (k = tui_keys; k->name != NULL; k++)
+		printf("%s\t%s\t%s\n", ctx[k->ctx], k->name, k->help);
+	return CMD_OK;
 }

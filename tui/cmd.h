@@ -41,5 +41,6 @@ int	cmd_allow(struct client *, int, char **);
 int	cmd_app(struct client *, int, char **);
 int	cmd_plan(struct client *, int, char **);
 int	cmd_logs(struct client *, int, char **);
+int	cmd_keys(struct client *, int, char **);
 
 #endif

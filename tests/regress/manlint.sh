@@ -111,5 +111,29 @@ for p in $pages; do
 	ok "$rel"
 done
 
+# Every key of the interface is documented: spacebox keys prints the same
+# table the help screen is generated from.
+if [ -x "${SB_BIN:-}/spacebox" ]; then
+	missing=$("$SB_BIN/spacebox" keys | while IFS="$(printf '\t')" read -r ctx name help; do
+		grep -qF -- "$help" "$SB_SRC/man/spacebox.1" || echo "$help"
+	done)
+	if [ -z "$missing" ]; then
+		ok "spacebox(1) documents every key of the interface"
+	else
+		bad "spacebox(1) keys" "undocumented: $(echo "$missing" | tr '\n' ';')"
+	fi
+fi
+
+# Every command in the table is in spacebox(1).
+if [ -x "${SB_BIN:-}/spacebox" ]; then
+	for c in $("$SB_BIN/spacebox" --help | awk 'NR > 2 { print $2 }'); do
+		if grep -q "^\.It Cm $c" "$SB_SRC/man/spacebox.1"; then
+			ok "spacebox(1) documents $c"
+		else
+			bad "spacebox(1)" "command $c is not documented"
+		fi
+	done
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
