@@ -18,6 +18,9 @@
 #include "tui.h"
 #include "xmalloc.h"
 
+#define DLG_KEYS "Tab move  Space toggle  a allow/add  d remove  S save  " \
+	"R save+restart  ? help"
+
 enum field {
 	F_ENABLE, F_READ_OPEN, F_READ_STRICT, F_FOLDER, F_ADD_FOLDER,
 	F_NET_ALL, F_NET_HOSTS, F_NET_OFF, F_SITE, F_ADD_SITE, F_WANT,
@@ -48,6 +51,7 @@ struct dialog {
 	int		 scroll;
 	struct item	 items[256];
 	int		 nitems;
+	int		 lines;		/* laid-out height */
 	enum group	 err_group;
 	char		*err;
 	int		 dirty;
@@ -305,7 +309,7 @@ lay_wants(struct layout *L)
 		i++;
 	}
 	L->vy++;
-	lay_text(L, 4, draw_attr(L->t, PAIR_DIM, A_DIM), "a or a click "
+	lay_wrap(L, 4, draw_attr(L->t, PAIR_DIM, A_DIM), "a or a click "
 	    "allows a wanted site at once");
 }
 
@@ -337,7 +341,7 @@ dlg_layout(struct tui *t, struct dialog *d, int draw)
 	    lay_check(t, enabled), d->forced ? "  (locked: its manifest "
 	    "declares sandbox.force)" : "");
 	lay_item(&L, F_ENABLE, 0, 0, line);
-	lay_text(&L, 4, 0, "It may write only its own folders; what it reads "
+	lay_wrap(&L, 4, 0, "It may write only its own folders; what it reads "
 	    "and reaches is set below.");
 	lay_error(&L, G_ENABLE);
 	L.vy++;
@@ -351,7 +355,7 @@ dlg_layout(struct tui *t, struct dialog *d, int draw)
 	    "and the folders below", lay_radio(t, strcmp(rm, "strict") == 0));
 	lay_item(&L, F_READ_STRICT, 0, 4, line);
 	lay_error(&L, G_READ);
-	lay_text(&L, 2, draw_attr(t, PAIR_DIM, A_DIM), "Always granted "
+	lay_wrap(&L, 2, draw_attr(t, PAIR_DIM, A_DIM), "Always granted "
 	    "(read-write): its install folder, its 5 data folders, a private "
 	    "TMPDIR");
 	i = 0;
@@ -393,7 +397,7 @@ dlg_layout(struct tui *t, struct dialog *d, int draw)
 	snprintf(line, sizeof line, "%s Call the engine API (daemonApi)",
 	    lay_check(t, dlg_true(d->config, "daemonApi")));
 	lay_item(&L, F_DAEMON, 0, 2, line);
-	lay_text(&L, 6, draw_attr(t, PAIR_DIM, A_DIM), "needed for the AI "
+	lay_wrap(&L, 6, draw_attr(t, PAIR_DIM, A_DIM), "needed for the AI "
 	    "bridge; switch it off for apps that do not use it");
 	lay_text(&L, 2, 0, "Other local ports:");
 	i = 0;
@@ -413,6 +417,13 @@ dlg_layout(struct tui *t, struct dialog *d, int draw)
 	lay_item(&L, F_SAVE, 0, 14, "[ Save ]");
 	L.vy--;
 	lay_item(&L, F_SAVE_RESTART, 0, 26, "[ Save & restart ]");
+	d->lines = L.vy;
+	if (draw && L.top > 0)
+		draw_text(1, COLS - 12, 10, draw_attr(t, PAIR_DIM, A_DIM),
+		    draw_glyph(t, "\xe2\x96\xb2 more", "^ more"));
+	if (draw && L.top + L.rows < L.vy)
+		draw_text(LINES - 3, COLS - 12, 10, draw_attr(t, PAIR_DIM,
+		    A_DIM), draw_glyph(t, "\xe2\x96\xbc more", "v more"));
 }
 
 static void
@@ -424,8 +435,7 @@ dlg_draw(struct tui *t, struct tui_screen *s)
 
 	snprintf(title, sizeof title, "Sandbox %s %s%s", draw_glyph(t,
 	    "\xe2\x80\x94", "-"), d->id, d->dirty ? "  (not saved)" : "");
-	draw_frame(t, title, "Tab/S-Tab move  Space toggle  a add/allow  "
-	    "d remove  w rw/ro  S save  R save&restart  Esc cancel  ? help");
+	draw_frame(t, title, DLG_KEYS);
 	if (d->config == NULL)
 		return;
 	/* Keep the focus on the same thing across list changes. */
@@ -441,14 +451,11 @@ dlg_draw(struct tui *t, struct tui_screen *s)
 		d->focus = d->nitems - 1;
 	old = d->scroll;
 	erase();
-	draw_frame(t, title, "Tab/S-Tab move  Space toggle  a add/allow  "
-	    "d remove  w rw/ro  S save  R save&restart  Esc cancel  ? help");
+	draw_frame(t, title, DLG_KEYS);
 	dlg_layout(t, d, 1);
 	if (d->scroll != old) {
 		erase();
-		draw_frame(t, title, "Tab/S-Tab move  Space toggle  a "
-		    "add/allow  d remove  w rw/ro  S save  R save&restart  Esc "
-		    "cancel  ? help");
+		draw_frame(t, title, DLG_KEYS);
 		dlg_layout(t, d, 1);
 	}
 }

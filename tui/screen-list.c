@@ -104,12 +104,12 @@ list_draw(struct tui *t, struct tui_screen *s)
 	int		 count, rows = LINES - 5, i, y, attr, nw;
 	const char	*err;
 
-	snprintf(title, sizeof title, "spacebox %s  Space Apps%s%s%s",
+	snprintf(title, sizeof title, "spacebox %s Space Apps%s%s%s",
 	    draw_glyph(t, "\xe2\x80\x94", "-"),
 	    l->filter != NULL ? "  (filter: " : "",
 	    l->filter != NULL ? l->filter : "", l->filter != NULL ? ")" : "");
 	draw_frame(t, title, "Enter sandbox  s start  x stop  r restart  "
-	    "l logs  i status  / filter  ? help  q quit");
+	    "l log  i status  / filter  ? help  q quit");
 	list_nth(l, -1, &count);
 	if (l->sel >= count)
 		l->sel = count > 0 ? count - 1 : 0;
@@ -117,7 +117,7 @@ list_draw(struct tui *t, struct tui_screen *s)
 		l->top = l->sel;
 	if (l->sel >= l->top + rows)
 		l->top = l->sel - rows + 1;
-	snprintf(line, sizeof line, "%-18s %-20s %-9s %-14s %-9s %-6s %s",
+	snprintf(line, sizeof line, "%-16s %-16s %-8s %-13s %-8s %-5s %s",
 	    "ID", "NAME", "STATE", "SANDBOX", "NETWORK", "WANTS", "");
 	draw_text(1, 1, COLS - 2, A_BOLD, line);
 	if (count == 0)
@@ -132,11 +132,11 @@ list_draw(struct tui *t, struct tui_screen *s)
 			snprintf(wants, sizeof wants, "+%d", nw);
 		else
 			snprintf(wants, sizeof wants, "-");
-		snprintf(line, sizeof line, "%-18.18s %-20.20s %-9s %-14s %-9s "
-		    "%-6s %s", list_str(app, "id", "?"), list_str(app, "name",
+		snprintf(line, sizeof line, "%-16.16s %-16.16s %-8.8s %-13.13s "
+		    "%-8.8s %-5s %s", list_str(app, "id", "?"), list_str(app, "name",
 		    ""), list_str(app, "state", "?"), badge, net, wants,
 		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(app,
-		    "restartRequired")) ? "restart needed" : "");
+		    "restartRequired")) ? "restart" : "");
 		attr = i == l->sel ? draw_attr(t, PAIR_SELECT, A_REVERSE) : 0;
 		if (attr != 0) {
 			attron(attr);

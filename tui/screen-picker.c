@@ -138,7 +138,7 @@ picker_draw(struct tui *t, struct tui_screen *s)
 	snprintf(title, sizeof title, "Add folder %s %s", draw_glyph(t,
 	    "\xe2\x80\x94", "-"), p->dir);
 	draw_frame(t, title, "Enter open  BS up  Space grant  w rw/ro  "
-	    "/ type a path  . hidden  Esc cancel  ? help");
+	    "/ type path  . hidden  ? help");
 	snprintf(line, sizeof line, "Grant as: %s   (w switches)   hidden "
 	    "folders: %s", p->ro ? "read-only" : "read-write", p->hidden ?
 	    "shown" : "not shown");
