@@ -8,19 +8,20 @@ const tls = require('tls');
 
 const target = new URL(process.env.WEATHER_URL || 'https://api.example.com/');
 
-function viaProxy(cb) {
+function viaProxy(cb, dest) {
+  dest = dest || target;
   const proxy = process.env.HTTPS_PROXY || process.env.https_proxy;
   if (!proxy) return cb(null, undefined);
   const p = new URL(proxy);
-  const port = target.port || 443;
+  const port = dest.port || 443;
   const req = http.request({ host: p.hostname, port: p.port, method: 'CONNECT',
-                             path: `${target.hostname}:${port}` });
+                             path: `${dest.hostname}:${port}` });
   req.on('connect', (res, socket) => {
     if (res.statusCode !== 200) {
       socket.destroy();
-      return cb(new Error(`proxy refused ${target.hostname}: ${res.statusCode}`));
+      return cb(new Error(`proxy refused ${dest.hostname}: ${res.statusCode}`));
     }
-    cb(null, tls.connect({ socket, servername: target.hostname }));
+    cb(null, tls.connect({ socket, servername: dest.hostname }));
   });
   req.on('error', cb);
   req.end();
@@ -40,6 +41,18 @@ function fetchTarget(cb) {
     req.on('error', cb);
     req.end();
   });
+}
+
+// Like many apps, it phones home at start.  In "only these sites" mode
+// the proxy refuses and records it: the dialog shows "This app wants".
+if (process.env.WEATHER_TELEMETRY_URL !== '') {
+  const telemetry = new URL(process.env.WEATHER_TELEMETRY_URL ||
+                            'https://telemetry.example.net/ping');
+  viaProxy((err, socket) => {
+    if (socket) socket.destroy();
+    console.log(err ? `telemetry: ${err.message}` :
+                socket ? 'telemetry: sent' : 'telemetry: no proxy, skipped');
+  }, telemetry);
 }
 
 http.createServer((req, res) => {
