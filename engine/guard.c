@@ -15,7 +15,9 @@
 const char *const guard_credential_stores[] = {
 	".ssh", ".aws", ".gnupg", ".config/gcloud", ".kube", ".docker",
 	".netrc", ".npmrc", ".pypirc", ".git-credentials",
-	".local/share/keyrings", ".password-store", NULL
+	".local/share/keyrings", ".password-store",
+	/* Inside folders a runtime on PATH may expose (~/.cargo/bin). */
+	".cargo/credentials", ".cargo/credentials.toml", ".config/gh", NULL
 };
 
 static const char *const guard_system_roots[] = {

@@ -215,9 +215,9 @@ plan_runtime(struct plan *p, const struct plan_input *in)
 {
 	char		*copy, *entry, *save = NULL, *slash;
 	char		 real[PATH_MAX], grant[PATH_MAX], why[PATH_MAX];
-	char		*dropped = NULL, *tmp;
-	size_t		 i, n = 0;
-	int		 dup, ndropped = 0;
+	char		*dropped = NULL, *tmp, **drop = NULL;
+	size_t		 i, n = 0, ndropped = 0;
+	int		 dup;
 
 	if (in->path_env == NULL)
 		return;
@@ -239,9 +239,14 @@ plan_runtime(struct plan *p, const struct plan_input *in)
 		dup = 0;
 		for (i = 0; i < p->ngrants; i++)
 			dup |= path_within(real, p->grants[i].path);
+		for (i = 0; i < ndropped; i++)
+			dup |= strcmp(real, drop[i]) == 0;
 		if (dup)
 			continue;
 		if (n == PLAN_MAX_RUNTIME) {
+			drop = xreallocarray(drop, ndropped + 1,
+			    sizeof *drop);
+			drop[ndropped] = xstrdup(real);
 			ndropped++;
 			xasprintf(&tmp, "%s%s%s", dropped != NULL ? dropped :
 			    "", dropped != NULL ? ", " : "", real);
@@ -258,6 +263,9 @@ plan_runtime(struct plan *p, const struct plan_input *in)
 		    "granted: %s", PLAN_MAX_RUNTIME, dropped);
 		free(dropped);
 	}
+	for (i = 0; i < ndropped; i++)
+		free(drop[i]);
+	free(drop);
 	free(copy);
 }
 
@@ -283,7 +291,7 @@ static void
 plan_grants_and_masks(struct plan *p, const struct plan_input *in)
 {
 	const struct policy	*pol = in->policy;
-	char			 path[PATH_MAX];
+	char			 path[PATH_MAX], real[PATH_MAX];
 	size_t			 i;
 
 	for (i = 0; i < pol->nfolders; i++) {
@@ -292,11 +300,17 @@ plan_grants_and_masks(struct plan *p, const struct plan_input *in)
 		plan_grant(p, pol->folders[i].path, !pol->folders[i].read_only,
 		    "granted");
 	}
+	/*
+	 * A store is judged and hidden where it really is: ~/.aws may be a
+	 * symlink, or sit under a symlinked ~/.config, into a granted tree.
+	 */
 	for (i = 0; guard_credential_stores[i] != NULL; i++) {
 		snprintf(path, sizeof path, "%s/%s", in->genv.home,
 		    guard_credential_stores[i]);
-		if (plan_visible(p, in, path))
-			plan_mask(p, path);
+		if (realpath(path, real) == NULL)
+			continue;
+		if (plan_visible(p, in, path) || plan_visible(p, in, real))
+			plan_mask(p, real);
 	}
 	if (plan_visible(p, in, in->genv.root))
 		plan_mask(p, in->genv.root);
@@ -319,6 +333,19 @@ plan_network_env(struct plan *p, const struct plan_input *in)
 	plan_envf(p, "NO_PROXY=127.0.0.1,localhost,::1");
 	plan_envf(p, "no_proxy=127.0.0.1,localhost,::1");
 	plan_envf(p, "NODE_USE_ENV_PROXY=1");
+}
+
+static int
+plan_has_env(const struct plan *p, const char *name)
+{
+	size_t	i, len = strlen(name);
+
+	for (i = 0; i < p->nenv; i++) {
+		if (strncmp(p->env[i], name, len) == 0 &&
+		    p->env[i][len] == '=')
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -354,10 +381,16 @@ plan_environment(struct plan *p, const struct plan_input *in)
 		free(tmpdir);
 	}
 	plan_network_env(p, in);
+	/*
+	 * The manifest may add variables but not replace the engine's: a
+	 * PATH, a proxy or a token of its own choosing would undo the plan.
+	 */
 	if (in->app_env != NULL) {
 		cJSON_ArrayForEach(v, in->app_env) {
 			if (cJSON_IsString(v) && v->string != NULL &&
-			    strchr(v->string, '=') == NULL)
+			    v->string[0] != '\0' &&
+			    strchr(v->string, '=') == NULL &&
+			    !plan_has_env(p, v->string))
 				plan_envf(p, "%s=%s", v->string,
 				    v->valuestring);
 		}
