@@ -466,6 +466,102 @@ plan_summary(struct plan *p, const struct plan_input *in)
 	    granted);
 }
 
+/*
+ * A command's environment: minimal, no engine or API variables at all.
+ */
+static void
+plan_command_env(struct plan *p, const struct plan_input *in)
+{
+	plan_envf(p, "PATH=%s", in->path_env != NULL ? in->path_env :
+	    "/usr/local/bin:/usr/bin:/bin");
+	plan_envf(p, "HOME=%s", in->genv.home);
+	plan_envf(p, "USER=%s", in->user != NULL ? in->user : "nobody");
+	plan_envf(p, "LANG=%s", in->lang != NULL ? in->lang : "C.UTF-8");
+	plan_envf(p, "TERM=dumb");
+	if (in->tmp_dir != NULL) {
+		plan_envf(p, "TMPDIR=%s", in->tmp_dir);
+		plan_envf(p, "TMP=%s", in->tmp_dir);
+		plan_envf(p, "TEMP=%s", in->tmp_dir);
+	}
+	if (in->port > 0)
+		plan_envf(p, "PORT=%d", in->port);
+	plan_network_env(p, in);
+}
+
+/*
+ * A one-off command: the same namespaces, base and masks as a strict
+ * app, then the project (read-write in workspace-write, read-only in
+ * read-only) and its private TMPDIR; the argv runs as given.
+ */
+static int
+plan_build_command(const struct plan_input *in, struct plan *p, char *err,
+    size_t errlen)
+{
+	const struct policy	*pol = in->policy;
+	char			 a[PATH_MAX + 16];
+	size_t			 i;
+
+	if (in->argv == NULL || in->argv[0] == NULL) {
+		snprintf(err, errlen, "no command to run");
+		return -1;
+	}
+	p->netns = !in->unconfined;
+	plan_command_env(p, in);
+	if (in->unconfined) {
+		p->isolation = "unsandboxed";
+		for (i = 0; in->argv[i] != NULL; i++)
+			plan_arg(p, in->argv[i]);
+		xasprintf(&p->log_line, "sandbox: UNSANDBOXED (%s)",
+		    in->level != NULL ? in->level : "no sandbox");
+		return 0;
+	}
+	if (in->shim == NULL || in->bwrap == NULL) {
+		snprintf(err, errlen, "no sandbox helper available");
+		return -1;
+	}
+	p->isolation = "bubblewrap";
+	plan_namespaces(p, in);
+	plan_base(p, in);
+	if (in->runtime_reads)
+		plan_runtime(p, in);
+	for (i = 0; i < in->nreads; i++) {
+		plan_args(p, "--ro-bind", in->reads[i], in->reads[i]);
+		plan_grant(p, in->reads[i], 0, "toolchain");
+	}
+	plan_args(p, in->project_rw ? "--bind" : "--ro-bind", in->project,
+	    in->project);
+	plan_grant(p, in->project, in->project_rw, "project");
+	/* Masks after every grant, as for apps. */
+	plan_grants_and_masks(p, in);
+	if (in->tmp_dir != NULL) {
+		plan_args(p, "--bind", in->tmp_dir, in->tmp_dir);
+		plan_grant(p, in->tmp_dir, 1, "private TMPDIR");
+	}
+	if (in->net_dir != NULL)
+		plan_args(p, "--ro-bind", in->net_dir, in->net_dir);
+	plan_args(p, "--ro-bind", in->shim, in->shim);
+	plan_args(p, "--chdir", in->cwd != NULL ? in->cwd : in->project,
+	    NULL);
+	plan_arg(p, in->shim);
+	if (in->port > 0) {
+		snprintf(a, sizeof a, "%d:%d", PLAN_INBOUND_FD, in->port);
+		plan_args(p, "--inbound", a, NULL);
+	}
+	if (pol->network == POLICY_NET_HOSTS && in->net_dir != NULL) {
+		snprintf(a, sizeof a, "%d:%s/proxy.sock", in->proxy_port,
+		    in->net_dir);
+		plan_args(p, "--outbound", a, NULL);
+	}
+	plan_arg(p, "--");
+	for (i = 0; in->argv[i] != NULL; i++)
+		plan_arg(p, in->argv[i]);
+	xasprintf(&p->log_line, "sandbox: bubblewrap \xe2\x80\x94 %s, %s",
+	    in->level != NULL ? in->level : "workspace-write",
+	    pol->network == POLICY_NET_HOSTS ? "network via the broker" :
+	    "no network");
+	return 0;
+}
+
 int
 plan_build(const struct plan_input *in, struct plan *p, char *err,
     size_t errlen)
@@ -475,6 +571,8 @@ plan_build(const struct plan_input *in, struct plan *p, char *err,
 	size_t			 nown, i;
 
 	memset(p, 0, sizeof *p);
+	if (in->command)
+		return plan_build_command(in, p, err, errlen);
 	if (in->start == NULL || in->start[0] == '\0') {
 		snprintf(err, errlen, "the manifest has no runtime.start "
 		    "command");

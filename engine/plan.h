@@ -40,6 +40,24 @@ struct plan_input {
 	int			 proxy_port;	/* hosts mode */
 	int			 as_root;	/* engine runs as uid 0 */
 	int			 unconfined;	/* no sandbox: operator said so */
+
+	/*
+	 * A one-off command (spacebox exec) instead of an app: argv runs
+	 * as is in the project, which is the only folder it may write
+	 * (project_rw) besides tmp_dir; reads are extra read-only folders
+	 * (the toolchain).  app_dir, start and the app's own dirs are not
+	 * used.  policy gives the network (off, or hosts for the broker).
+	 */
+	int			 command;
+	char *const		*argv;
+	const char		*project;
+	const char		*cwd;		/* inside the project */
+	int			 project_rw;
+	const char		*tmp_dir;
+	char *const		*reads;
+	size_t			 nreads;
+	int			 runtime_reads;	/* toolchain: PATH runtimes */
+	const char		*level;		/* for the log line */
 };
 
 struct plan_grant {

@@ -35,6 +35,7 @@
 
 #include "api.h"
 #include "log.h"
+#include "launch.h"
 #include "plan.h"
 #include "relay.h"
 #include "store.h"
@@ -53,13 +54,7 @@ struct sv_app {
 	enum sv_state		 state;
 	int			 restart_pending; /* start again on exit */
 
-	uv_process_t		*proc;
-	uv_pipe_t		*out;		/* stdout + stderr */
-	uv_pipe_t		*info;		/* bwrap --info-fd */
-	char			 infobuf[512];
-	size_t			 ninfo;
-	pid_t			 pid;		/* bwrap or sh */
-	pid_t			 shim_pid;	/* sandbox PID 1, host view */
+	struct launch		 l;		/* the running process */
 	int			 port;
 	int			 log_fd;
 	char			*log_path;
@@ -256,53 +251,12 @@ sv_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 }
 
 static void
-sv_handle_freed(uv_handle_t *h)
+sv_output(void *arg, const char *data, size_t len)
 {
-	free(h);
-}
+	struct sv_app	*a = arg;
 
-static void
-sv_out_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
-{
-	struct sv_app	*a = s->data;
-
-	if (nread < 0) {
-		uv_close((uv_handle_t *)s, sv_handle_freed);
-		if (a->out == (uv_pipe_t *)s)
-			a->out = NULL;
-		return;
-	}
-	sv_log_write(a, buf->base, (size_t)nread);
-	server_follow(a->id, buf->base, (size_t)nread);
-}
-
-/* bwrap --info-fd: {"child-pid": N} names the sandbox's PID 1. */
-static void
-sv_info_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
-{
-	struct sv_app	*a = s->data;
-	cJSON		*j;
-	const cJSON	*pid;
-	size_t		 n;
-
-	if (nread > 0) {
-		n = (size_t)nread;
-		if (n > sizeof a->infobuf - 1 - a->ninfo)
-			n = sizeof a->infobuf - 1 - a->ninfo;
-		memcpy(a->infobuf + a->ninfo, buf->base, n);
-		a->ninfo += n;
-		a->infobuf[a->ninfo] = '\0';
-		if ((j = cJSON_Parse(a->infobuf)) != NULL) {
-			pid = cJSON_GetObjectItemCaseSensitive(j, "child-pid");
-			if (cJSON_IsNumber(pid))
-				a->shim_pid = (pid_t)pid->valueint;
-			cJSON_Delete(j);
-		}
-		return;
-	}
-	uv_close((uv_handle_t *)s, sv_handle_freed);
-	if (a->info == (uv_pipe_t *)s)
-		a->info = NULL;
+	sv_log_write(a, data, len);
+	server_follow(a->id, data, len);
 }
 
 /* Bridges: what crosses into an app's own network namespace. */
@@ -366,41 +320,6 @@ sv_bridges_open(struct sv_app *a, struct engine_app *ea, int *pport,
 		a->nlo++;
 	}
 	return 0;
-}
-
-/* Ports. */
-
-/*
- * A listening socket on the host's 127.0.0.1: handed to the shim in
- * network-namespace modes (so the port never changes hands), or used
- * only to find a free port in shared mode.
- */
-static int
-sv_listen_port(int *port, char *err, size_t errlen)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd, one = 1;
-
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		return -1;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	sin.sin_port = htons((uint16_t)*port);
-	if (bind(fd, (struct sockaddr *)&sin, sizeof sin) == -1 ||
-	    listen(fd, 511) == -1 ||
-	    getsockname(fd, (struct sockaddr *)&sin, &len) == -1) {
-		snprintf(err, errlen, "cannot listen on 127.0.0.1:%d: %s",
-		    *port, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	*port = ntohs(sin.sin_port);
-	return fd;
 }
 
 /* Health. */
@@ -573,7 +492,7 @@ static void
 sv_idle_tick(uv_timer_t *t)
 {
 	struct sv_app	*a = t->data;
-	pid_t		 pid = a->shim_pid != 0 ? a->shim_pid : a->pid;
+	pid_t		 pid = a->l.shim_pid != 0 ? a->l.shim_pid : a->l.pid;
 
 	if (a->state != SV_RUNNING || a->background)
 		return;
@@ -591,12 +510,6 @@ sv_idle_tick(uv_timer_t *t)
 /* Exit and restart. */
 
 static void
-sv_proc_closed(uv_handle_t *h)
-{
-	free(h);
-}
-
-static void
 sv_backoff_tick(uv_timer_t *t)
 {
 	struct sv_app	*a = t->data;
@@ -606,9 +519,9 @@ sv_backoff_tick(uv_timer_t *t)
 }
 
 static void
-sv_exited(uv_process_t *proc, int64_t status, int sig)
+sv_exited(void *arg, int64_t status, int sig)
 {
-	struct sv_app	*a = proc->data;
+	struct sv_app	*a = arg;
 	uint64_t	 now = sv_now(a);
 	char		 msg[256];
 	size_t		 i, recent;
@@ -622,14 +535,6 @@ sv_exited(uv_process_t *proc, int64_t status, int sig)
 	snprintf(msg, sizeof msg, "exited (%s)", a->last_exit);
 	sv_log_line(a, msg);
 
-	/* Nothing of the app may outlive it. */
-	if (a->shim_pid > 0)
-		kill(a->shim_pid, SIGKILL);
-	if (a->pid > 0)
-		kill(-a->pid, SIGKILL);
-	uv_close((uv_handle_t *)proc, sv_proc_closed);
-	a->proc = NULL;
-	a->pid = a->shim_pid = 0;
 	uv_timer_stop(&a->timer);
 	uv_timer_stop(&a->idle);
 	sv_probe_close(a);
@@ -793,8 +698,8 @@ supervisor_plan(struct engine *e, struct engine_app *ea, struct plan *plan,
 	xasprintf(&net_dir, "%s/app-net/%s", e->paths.sandbox_dir,
 	    ea->app.id);
 	px = engine_proxy_find(e, ea->app.id);
-	shim = sv_plan_input(e, ea, &in, net_dir, a != NULL && a->proc !=
-	    NULL ? a->port : ea->app.port, px != NULL ? proxy_port(px) : 0,
+	shim = sv_plan_input(e, ea, &in, net_dir, a != NULL &&
+	    launch_running(&a->l) ? a->port : ea->app.port, px != NULL ? proxy_port(px) : 0,
 	    NULL);
 	rv = plan_build(&in, plan, err, errlen);
 	free(shim);
@@ -802,17 +707,15 @@ supervisor_plan(struct engine *e, struct engine_app *ea, struct plan *plan,
 	return rv;
 }
 
-/* Everything up to uv_spawn; returns 0 or -1 with err (app not started). */
+/* Everything up to the spawn; returns 0 or -1 with err (not started). */
 static int
 sv_spawn(struct sv_app *a, struct engine_app *ea, char *err, size_t errlen)
 {
 	struct engine		*e = a->engine;
 	struct plan_input	 in;
 	struct plan		 plan;
-	uv_process_options_t	 opt;
-	uv_stdio_container_t	 stdio[5];
+	cJSON			*pj;
 	char			*shim = NULL;
-	int			 outfd[2] = { -1, -1 }, infofd[2] = { -1, -1 };
 	int			 lfd = -1, port, proxy_port, rv = -1;
 	size_t			 i;
 
@@ -821,7 +724,7 @@ sv_spawn(struct sv_app *a, struct engine_app *ea, char *err, size_t errlen)
 	if (sv_make_dirs(a, ea, err, errlen) == -1)
 		return -1;
 	port = ea->app.port;
-	if ((lfd = sv_listen_port(&port, err, errlen)) == -1)
+	if ((lfd = launch_listen(&port, err, errlen)) == -1)
 		return -1;
 	if (!a->netns) {
 		/* Shared network: the app binds the port itself. */
@@ -838,66 +741,17 @@ sv_spawn(struct sv_app *a, struct engine_app *ea, char *err, size_t errlen)
 	    a->token);
 	if (plan_build(&in, &plan, err, errlen) == -1)
 		goto out;
-
-	if (pipe2(outfd, O_CLOEXEC) == -1 || (plan.isolation[0] == 'b' &&
-	    pipe2(infofd, O_CLOEXEC) == -1)) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		plan_free(&plan);
-		goto out;
-	}
-	memset(stdio, 0, sizeof stdio);
-	stdio[0].flags = UV_IGNORE;
-	stdio[1].flags = UV_INHERIT_FD;
-	stdio[1].data.fd = outfd[1];
-	stdio[2].flags = UV_INHERIT_FD;
-	stdio[2].data.fd = outfd[1];
-	stdio[3].flags = lfd != -1 ? UV_INHERIT_FD : UV_IGNORE;
-	stdio[3].data.fd = lfd;
-	stdio[4].flags = infofd[1] != -1 ? UV_INHERIT_FD : UV_IGNORE;
-	stdio[4].data.fd = infofd[1];
-
-	memset(&opt, 0, sizeof opt);
-	opt.file = plan.argv[0];
-	opt.args = plan.argv;
-	opt.env = plan.env;
-	opt.cwd = ea->app.dir;
-	opt.flags = UV_PROCESS_DETACHED;
-	opt.stdio = stdio;
-	opt.stdio_count = infofd[1] != -1 ? 5 : 3;
-	opt.exit_cb = sv_exited;
-
 	sv_log_line(a, plan.log_line);
 	for (i = 0; i < plan.nwarnings; i++)
 		sv_log_line(a, plan.warnings[i]);
-	a->proc = xcalloc(1, sizeof *a->proc);
-	a->proc->data = a;
-	if ((rv = uv_spawn(e->loop, a->proc, &opt)) != 0) {
-		snprintf(err, errlen, "cannot run %s: %s", plan.argv[0],
-		    uv_strerror(rv));
-		free(a->proc);
-		a->proc = NULL;
+	a->l.on_output = sv_output;
+	a->l.on_exit = sv_exited;
+	a->l.arg = a;
+	if (launch_start(e->loop, &a->l, &plan, ea->app.dir, lfd, err,
+	    errlen) == -1) {
 		plan_free(&plan);
-		rv = -1;
 		goto out;
 	}
-	a->pid = a->proc->pid;
-	a->shim_pid = 0;
-	a->out = xcalloc(1, sizeof *a->out);
-	uv_pipe_init(e->loop, a->out, 0);
-	a->out->data = a;
-	uv_pipe_open(a->out, outfd[0]);
-	outfd[0] = -1;
-	uv_read_start((uv_stream_t *)a->out, sv_alloc, sv_out_read);
-	if (infofd[0] != -1) {
-		a->ninfo = 0;
-		a->info = xcalloc(1, sizeof *a->info);
-		uv_pipe_init(e->loop, a->info, 0);
-		a->info->data = a;
-		uv_pipe_open(a->info, infofd[0]);
-		infofd[0] = -1;
-		uv_read_start((uv_stream_t *)a->info, sv_alloc, sv_info_read);
-	}
-
 	policy_free(&a->launched);
 	policy_copy(&a->launched, &ea->policy);
 	a->have_launched = 1;
@@ -905,19 +759,15 @@ sv_spawn(struct sv_app *a, struct engine_app *ea, char *err, size_t errlen)
 	free(a->log_line);
 	a->log_line = xstrdup(plan.log_line);
 	cJSON_Delete(a->grants);
-	a->grants = cJSON_DetachItemFromObject(plan_json(&plan), "grants");
+	pj = plan_json(&plan);
+	a->grants = cJSON_DetachItemFromObject(pj, "grants");
+	cJSON_Delete(pj);
 	plan_free(&plan);
 	rv = 0;
 out:
 	free(shim);
 	if (lfd != -1)
 		close(lfd);
-	for (i = 0; i < 2; i++) {
-		if (outfd[i] != -1)
-			close(outfd[i]);
-		if (infofd[i] != -1)
-			close(infofd[i]);
-	}
 	if (rv == -1)
 		sv_bridges_close(a);
 	return rv;
@@ -1042,29 +892,23 @@ sv_kill_tick(uv_timer_t *t)
 {
 	struct sv_app	*a = t->data;
 
-	if (a->state != SV_STOPPING || a->proc == NULL)
+	if (a->state != SV_STOPPING || !launch_running(&a->l))
 		return;
 	sv_log_line(a, "did not stop within the grace time: SIGKILL");
-	if (a->shim_pid > 0)
-		kill(a->shim_pid, SIGKILL);
-	kill(-a->pid, SIGKILL);
+	launch_signal(&a->l, SIGKILL);
 }
 
 static void
 sv_stop_now(struct sv_app *a)
 {
-	if (a->proc == NULL) {
+	if (!launch_running(&a->l)) {
 		sv_set_state(a, SV_STOPPED);
 		return;
 	}
 	sv_probe_close(a);
 	uv_timer_stop(&a->idle);
 	sv_set_state(a, SV_STOPPING);
-	/* PID 1 of the sandbox forwards TERM to the app's group. */
-	if (a->shim_pid > 0)
-		kill(a->shim_pid, SIGTERM);
-	else
-		kill(-a->pid, SIGTERM);
+	launch_signal(&a->l, SIGTERM);
 	uv_timer_start(&a->timer, sv_kill_tick, SV_STOP_GRACE_MS, 0);
 }
 
@@ -1106,7 +950,7 @@ supervisor_restart(struct engine *e, const char *id, char *err,
 	if (status != 0)
 		return status;
 	a = sv_find(e, id, 1);
-	if (a->proc == NULL)
+	if (!launch_running(&a->l))
 		return supervisor_start(e, id, err, errlen);
 	/* Start again, with the policy saved by then, once it has exited. */
 	a->restart_pending = 1;
@@ -1142,7 +986,7 @@ sv_check_shutdown(struct engine *e)
 	if (sv_done == NULL)
 		return;
 	LIST_FOREACH(a, &sv_apps, entry) {
-		if (a->proc != NULL)
+		if (launch_running(&a->l))
 			return;
 	}
 	sv_done(e);
@@ -1156,9 +1000,9 @@ supervisor_shutdown(struct engine *e, void (*done)(struct engine *))
 	sv_done = done;
 	LIST_FOREACH(a, &sv_apps, entry) {
 		uv_timer_stop(&a->timer);
-		if (a->proc != NULL && a->state != SV_STOPPING)
+		if (launch_running(&a->l) && a->state != SV_STOPPING)
 			sv_stop_now(a);
-		else if (a->proc == NULL && a->state != SV_STOPPED)
+		else if (!launch_running(&a->l) && a->state != SV_STOPPED)
 			a->state = SV_STOPPED;
 	}
 	sv_check_shutdown(e);
@@ -1178,7 +1022,7 @@ supervisor_restart_needed(struct engine *e, const char *id,
 {
 	struct sv_app	*a = sv_find(e, id, 0);
 
-	if (a == NULL || a->proc == NULL || !a->have_launched)
+	if (a == NULL || !launch_running(&a->l) || !a->have_launched)
 		return 0;
 	return policy_needs_restart(&a->launched, saved);
 }
@@ -1218,11 +1062,11 @@ supervisor_runtime_json(struct engine *e, struct engine_app *ea)
 	    a->state == SV_RUNNING);
 	cJSON_AddStringToObject(o, "state", a != NULL ?
 	    sv_state_names[a->state] : "stopped");
-	if (a != NULL && a->proc != NULL) {
+	if (a != NULL && launch_running(&a->l)) {
 		p = cJSON_AddObjectToObject(o, "process");
-		cJSON_AddNumberToObject(p, "pid", a->pid);
-		if (a->shim_pid > 0)
-			cJSON_AddNumberToObject(p, "sandboxPid", a->shim_pid);
+		cJSON_AddNumberToObject(p, "pid", a->l.pid);
+		if (a->l.shim_pid > 0)
+			cJSON_AddNumberToObject(p, "sandboxPid", a->l.shim_pid);
 		cJSON_AddNumberToObject(p, "port", a->port);
 		cJSON_AddNumberToObject(p, "uptimeMs", (double)(sv_now(a) -
 		    a->started_ms));
