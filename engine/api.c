@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "exec.h"
 #include "log.h"
 #include "xmalloc.h"
 
@@ -23,6 +24,12 @@ const struct api_route api_routes[] = {
 	{ "GET", "/api/space/apps/:id/runtime", api_app_runtime },
 	{ "GET", "/api/space/apps/:id/logs", api_app_logs },
 	{ "GET", "/api/space/apps/:id/plan", api_app_plan },
+	{ "POST", "/api/exec", api_exec_run },
+	{ "GET", "/api/exec/jobs", api_exec_list },
+	{ "GET", "/api/exec/jobs/:id", api_exec_get },
+	{ "POST", "/api/exec/jobs/:id/approve", api_exec_approve },
+	{ "POST", "/api/exec/jobs/:id/deny", api_exec_deny },
+	{ "POST", "/api/exec/jobs/:id/stop", api_exec_stop },
 	{ "GET", "/api/events", api_events },
 };
 const size_t api_nroutes = sizeof api_routes / sizeof api_routes[0];

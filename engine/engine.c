@@ -23,6 +23,8 @@ engine_init(struct engine *e, uv_loop_t *loop)
 	memset(e, 0, sizeof *e);
 	e->loop = loop;
 	e->api_port = ENGINE_API_PORT_DEFAULT;
+	e->exec_timeout = 120;
+	policy_init(&e->exec_policy);
 	e->proxy_limits.max_tunnels = 1024;
 	e->proxy_limits.idle_secs = 300;
 	e->proxy_limits.header_secs = PROXY_HEADER_SECS;

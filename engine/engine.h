@@ -32,8 +32,14 @@ struct engine {
 	int			 api_port;
 	int			 unsandboxed_apps;
 	int			 unsandboxed_commands;
-	char			*local_sandbox;
+	char			*local_sandbox;	/* exec level */
 	char			*local_sandbox_read;
+	int			 exec_timeout;	/* foreground limit, s */
+	int			 exec_broker;	/* network through a proxy */
+	struct policy		 exec_policy;	/* the broker's site list */
+	char			**exec_reads;	/* read-only for commands */
+	size_t			 nexec_reads;
+	int			 exec_runtime_reads; /* toolchain: PATH */
 
 	struct proxy_limits	 proxy_limits;
 	LIST_HEAD(, engine_proxy) proxies;

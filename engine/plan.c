@@ -19,7 +19,9 @@
  *     spellings, its private TMPDIR -- after the masks because they live
  *     inside the state root; bwrap recreates the masked ancestors as
  *     empty directories, so each stays reachable by path;
- *  7. the per-app socket folder (network bridges) and the shim itself.
+ *  7. the per-app socket folder (network bridges) and the shim itself;
+ *  8. strict mode: the root (bwrap's tmpfs) remounted read-only, so what
+ *     lies outside the binds cannot be written either.
  *
  * Paths keep their real names: every bind has source == destination.
  */
@@ -540,6 +542,7 @@ plan_build_command(const struct plan_input *in, struct plan *p, char *err,
 	if (in->net_dir != NULL)
 		plan_args(p, "--ro-bind", in->net_dir, in->net_dir);
 	plan_args(p, "--ro-bind", in->shim, in->shim);
+	plan_args(p, "--remount-ro", "/", NULL);
 	plan_args(p, "--chdir", in->cwd != NULL ? in->cwd : in->project,
 	    NULL);
 	plan_arg(p, in->shim);
@@ -609,6 +612,12 @@ plan_build(const struct plan_input *in, struct plan *p, char *err,
 	if (p->netns && in->net_dir != NULL)
 		plan_args(p, "--ro-bind", in->net_dir, in->net_dir);
 	plan_args(p, "--ro-bind", in->shim, in->shim);
+	/*
+	 * In strict mode the root is bwrap's own tmpfs: make it read-only
+	 * last, so nothing outside the binds (an empty $HOME) is writable.
+	 */
+	if (pol->read_mode == POLICY_READ_STRICT)
+		plan_args(p, "--remount-ro", "/", NULL);
 	plan_args(p, "--chdir", in->app_dir, NULL);
 	plan_shim(p, in);
 	plan_summary(p, in);

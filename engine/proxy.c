@@ -83,6 +83,8 @@ struct proxy {
 	uint64_t		 denied;
 	char			*wants[PROXY_MAX_WANTS];	/* oldest first */
 	size_t			 nwants;
+	char			*reached[PROXY_MAX_WANTS];	/* allowed hosts */
+	size_t			 nreached;
 	proxy_want_cb		 want_cb;
 	void			*want_arg;
 
@@ -374,6 +376,20 @@ proxy_want(struct proxy *p, const char *host)
 		p->want_cb(p->want_arg, p->app_id, host);
 }
 
+/* Distinct hosts actually connected to (a command's result lists them). */
+static void
+proxy_reached(struct proxy *p, const char *host)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nreached; i++) {
+		if (strcmp(p->reached[i], host) == 0)
+			return;
+	}
+	if (p->nreached < PROXY_MAX_WANTS)
+		p->reached[p->nreached++] = xstrdup(host);
+}
+
 static void
 proxy_deny(struct proxy_conn *c, const char *fmt, ...)
 {
@@ -654,6 +670,7 @@ proxy_connected(uv_connect_t *req, int status)
 		return;
 	}
 	uv_tcp_nodelay(&c->upstream, 1);
+	proxy_reached(c->proxy, c->host);
 	pending = c->pending;
 	npending = c->npending;
 	c->pending = NULL;
@@ -1243,6 +1260,8 @@ proxy_free(struct proxy *p)
 		free(p->hosts[i]);
 	for (i = 0; i < p->nwants; i++)
 		free(p->wants[i]);
+	for (i = 0; i < p->nreached; i++)
+		free(p->reached[i]);
 	free(p->app_id);
 	free(p);
 }
@@ -1300,6 +1319,9 @@ proxy_json(const struct proxy *p)
 	a = cJSON_AddArrayToObject(s, "recentDenied");
 	for (i = 0; i < p->nwants; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(p->wants[i]));
+	a = cJSON_AddArrayToObject(s, "reached");
+	for (i = 0; i < p->nreached; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(p->reached[i]));
 	cJSON_AddNumberToObject(o, "tunnels", p->ntunnels);
 	return o;
 }

@@ -41,6 +41,8 @@ server_conn_closed(uv_handle_t *h)
 	struct server_conn	*c = h->data;
 
 	TAILQ_REMOVE(&server_conns, c, entry);
+	if (c->on_close != NULL)
+		c->on_close(c, c->on_close_arg);
 	httpmsg_free(&c->msg);
 	free(c->follow);
 	free(c);

@@ -56,6 +56,9 @@ struct server_conn {
 	int		 refused;	/* another uid: answer 403 only */
 	int		 streaming;	/* subscribed to GET /api/events */
 	char		*follow;	/* following this app's log */
+	/* A request answered later: told when the client goes away. */
+	void		(*on_close)(struct server_conn *, void *);
+	void		*on_close_arg;
 	TAILQ_ENTRY(server_conn) entry;
 };
 

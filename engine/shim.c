@@ -74,7 +74,7 @@
 #define CONNECT_BUDGET_MS	2000		/* app not listening yet */
 #define CONNECT_FIRST_MS	10
 #define CONNECT_MAX_MS		200
-#define DRAIN_MS		1000		/* flushing after CMD exits */
+#define DRAIN_MS		2000		/* flushing after CMD exits */
 
 /*
  * One listening socket: a host fd handed down (inbound) or 127.0.0.1:PORT
@@ -125,7 +125,9 @@ struct relay {
 	struct flow		 flow[2];
 	uv_timer_t		 timer;		/* connect retries */
 	uint64_t		 started;
-	unsigned int		 delay;
+	unsigned int		 tries;		/* connects so far */
+	unsigned int		 delay;		/* backoff between rounds */
+	unsigned int		 next;		/* wait before the next try */
 	int			 connected;
 	int			 closing;
 	int			 handles;
@@ -152,6 +154,8 @@ static pid_t			 child_pid = -1;
 static pid_t			 child_pgid = -1;
 static int			 child_status;
 
+static void	listener_accept(uv_poll_t *, int, int);
+static void	relay_abort(struct relay *);
 static void	relay_close(struct relay *);
 static void	relay_connect(struct relay *);
 static void	relay_retry(uv_timer_t *);
@@ -340,7 +344,7 @@ relay_handle_closed(uv_handle_t *h)
 		close(r->fd[RELAY_UPSTREAM]);
 		r->fd[RELAY_UPSTREAM] = -1;
 		if (!r->closing)
-			uv_timer_start(&r->timer, relay_retry, r->delay, 0);
+			uv_timer_start(&r->timer, relay_retry, r->next, 0);
 	}
 	if (--r->handles == 0)
 		relay_free(r);
@@ -362,6 +366,24 @@ relay_close(struct relay *r)
 }
 
 /*
+ * Close after an error: with a zero linger, so the side still there sees
+ * a reset, not an EOF that could pass for the end of a complete answer.
+ */
+static void
+relay_abort(struct relay *r)
+{
+	struct linger	 lg = { 1, 0 };
+	int		 i;
+
+	for (i = 0; i < 2; i++) {
+		if (r->fd[i] != -1)
+			setsockopt(r->fd[i], SOL_SOCKET, SO_LINGER, &lg,
+			    sizeof lg);
+	}
+	relay_close(r);
+}
+
+/*
  * A splice that filled the pipe is a bulk transfer: grow the pipe, once.
  * Pipe pages count against the user's pipe-user-pages-soft (shared with
  * everything else the user runs, and past it new pipes get two pages), so
@@ -379,6 +401,18 @@ flow_grow(struct flow *f)
 	f->size = size;
 	f->grown = 1;
 	shim_grown++;
+}
+
+/*
+ * Whether flow i reads from the app's side of the relay: the upstream for
+ * inbound, the accepted client for outbound.  After CMD has exited only
+ * these still read, so what the app wrote before it went still arrives;
+ * the host's side has nobody left to talk to.
+ */
+static int
+flow_from_app(struct relay *r, int i)
+{
+	return i == (r->listener->inbound ? RELAY_UPSTREAM : RELAY_CLIENT);
 }
 
 /*
@@ -421,7 +455,7 @@ flow_pump(struct relay *r, int i)
 			f->want = WANT_NONE;
 			return 0;
 		}
-		if (shim_draining) {
+		if (shim_draining && !flow_from_app(r, i)) {
 			f->want = WANT_NONE;
 			return 0;
 		}
@@ -449,13 +483,13 @@ flow_pump(struct relay *r, int i)
 
 /*
  * Poll each socket for what its two flows wait on.  A relay whose flows
- * have both ended, or that has nothing left to flush while draining, is
- * closed.
+ * have both ended is closed; while draining, one whose app side has ended
+ * and whose other way has nothing left to flush.
  */
 static void
 relay_update(struct relay *r)
 {
-	int	 i, ev;
+	int	 i, ev, app = flow_from_app(r, 0) ? 0 : 1;
 
 	if (r->closing)
 		return;
@@ -464,7 +498,7 @@ relay_update(struct relay *r)
 		return;
 	}
 	if (shim_draining && (!r->connected ||
-	    (r->flow[0].inpipe == 0 && r->flow[1].inpipe == 0))) {
+	    (r->flow[app].done && r->flow[!app].inpipe == 0))) {
 		relay_close(r);
 		return;
 	}
@@ -495,7 +529,7 @@ relay_pump(struct relay *r)
 		return;
 	for (i = 0; r->connected && i < 2; i++) {
 		if (flow_pump(r, i) == -1) {
-			relay_close(r);
+			relay_abort(r);
 			return;
 		}
 	}
@@ -519,7 +553,7 @@ relay_start(struct relay *r)
 		if (pipe2(f->pipe, O_NONBLOCK | O_CLOEXEC) == -1) {
 			log_warn("relay pipe");
 			f->pipe[0] = f->pipe[1] = -1;
-			relay_close(r);
+			relay_abort(r);
 			return;
 		}
 		if ((size = fcntl(f->pipe[1], F_GETPIPE_SZ)) <= 0)
@@ -539,8 +573,10 @@ relay_start(struct relay *r)
 
 /*
  * The upstream could not be reached.  Inbound, the app may not be
- * listening yet: try again for a while.  Outbound, a full backlog on the
- * engine's socket (EAGAIN) is worth another try too.
+ * listening yet: try again for a while, 127.0.0.1 then at once ::1 (an
+ * app that listens on "localhost" may have got either), then wait a
+ * little longer each round.  Outbound, a full backlog on the engine's
+ * socket (EAGAIN) is worth another try too.
  */
 static void
 relay_connect_failed(struct relay *r, int error)
@@ -548,8 +584,17 @@ relay_connect_failed(struct relay *r, int error)
 	struct listener	*l = r->listener;
 	uint64_t	 elapsed = uv_now(&shim_loop) - r->started;
 
+	if (l->inbound && r->tries % 2 == 1)
+		r->next = 0;
+	else {
+		if (r->delay == 0)
+			r->delay = CONNECT_FIRST_MS;
+		else if ((r->delay *= 2) > CONNECT_MAX_MS)
+			r->delay = CONNECT_MAX_MS;
+		r->next = r->delay;
+	}
 	if (!shim_draining && (l->inbound || error == EAGAIN) &&
-	    elapsed + r->delay < CONNECT_BUDGET_MS) {
+	    elapsed + r->next < CONNECT_BUDGET_MS) {
 		if (r->pollopen[RELAY_UPSTREAM])
 			uv_close((uv_handle_t *)&r->poll[RELAY_UPSTREAM],
 			    relay_handle_closed);
@@ -557,17 +602,17 @@ relay_connect_failed(struct relay *r, int error)
 			if (r->fd[RELAY_UPSTREAM] != -1)
 				close(r->fd[RELAY_UPSTREAM]);
 			r->fd[RELAY_UPSTREAM] = -1;
-			uv_timer_start(&r->timer, relay_retry, r->delay, 0);
+			uv_timer_start(&r->timer, relay_retry, r->next, 0);
 		}
 		return;
 	}
 	if (l->inbound)
-		log_warnx("inbound connection to 127.0.0.1:%d: %s", l->port,
-		    strerror(error));
+		log_warnx("inbound connection to port %d (127.0.0.1, ::1): %s",
+		    l->port, strerror(error));
 	else
 		log_warnx("outbound 127.0.0.1:%d to %s: %s", l->port, l->path,
 		    strerror(error));
-	relay_close(r);
+	relay_abort(r);
 }
 
 static void
@@ -581,7 +626,7 @@ relay_event(uv_poll_t *p, int status, int events)
 		return;
 	if (r->connected) {
 		if (status < 0)
-			relay_close(r);	/* POLLERR: reset or such */
+			relay_abort(r);	/* POLLERR: reset or such */
 		else
 			relay_pump(r);
 		return;
@@ -608,6 +653,7 @@ relay_connect(struct relay *r)
 {
 	struct listener		*l = r->listener;
 	struct sockaddr_in	 sin;
+	struct sockaddr_in6	 sin6;
 	struct sockaddr_un	 sun;
 	struct sockaddr		*sa;
 	socklen_t		 salen;
@@ -616,15 +662,17 @@ relay_connect(struct relay *r)
 	if (r->closing)
 		return;
 	if (shim_draining) {
-		relay_close(r);
+		relay_abort(r);
 		return;
 	}
-	if (r->delay == 0)
-		r->delay = CONNECT_FIRST_MS;
-	else if ((r->delay *= 2) > CONNECT_MAX_MS)
-		r->delay = CONNECT_MAX_MS;
-
-	if (l->inbound) {
+	if (l->inbound && r->tries++ % 2 == 1) {
+		memset(&sin6, 0, sizeof sin6);
+		sin6.sin6_family = AF_INET6;
+		sin6.sin6_port = htons(l->port);
+		sin6.sin6_addr = in6addr_loopback;
+		sa = (struct sockaddr *)&sin6;
+		salen = sizeof sin6;
+	} else if (l->inbound) {
 		memset(&sin, 0, sizeof sin);
 		sin.sin_family = AF_INET;
 		sin.sin_port = htons(l->port);
@@ -645,9 +693,8 @@ relay_connect(struct relay *r)
 		return;
 	}
 	r->fd[RELAY_UPSTREAM] = s;
-	while ((error = connect(s, sa, salen)) == -1 && errno == EINTR)
-		;
-	if (error == -1 && errno != EINPROGRESS) {
+	if ((error = connect(s, sa, salen)) == -1 && errno != EINPROGRESS &&
+	    errno != EINTR) {
 		relay_connect_failed(r, errno);
 		return;
 	}
@@ -655,7 +702,7 @@ relay_connect(struct relay *r)
 	if ((error = uv_poll_init(&shim_loop, &r->poll[RELAY_UPSTREAM], s))
 	    != 0) {
 		log_warnx("poll: %s", uv_strerror(error));
-		relay_close(r);
+		relay_abort(r);
 		return;
 	}
 	r->poll[RELAY_UPSTREAM].data = r;
@@ -691,7 +738,7 @@ relay_new(struct listener *l, int fd)
 	if ((error = uv_poll_init(&shim_loop, &r->poll[RELAY_CLIENT], fd))
 	    != 0) {
 		log_warnx("poll: %s", uv_strerror(error));
-		relay_close(r);
+		relay_abort(r);
 		return;
 	}
 	r->poll[RELAY_CLIENT].data = r;
@@ -705,7 +752,7 @@ listener_resume(uv_timer_t *t)
 {
 	struct listener	*l = t->data;
 
-	uv_poll_start(&l->poll, UV_READABLE, l->poll.poll_cb);
+	uv_poll_start(&l->poll, UV_READABLE, listener_accept);
 }
 
 static void
@@ -756,12 +803,9 @@ listener_closed(uv_handle_t *h)
 {
 	struct listener	*l = h->data;
 
-	if (--l->handles > 0)
-		return;
-	close(l->fd);
-	TAILQ_REMOVE(&listeners, l, entry);
-	free(l->path);
-	free(l);
+	/* Relays still refer to it: freed only when the loop is over. */
+	if (--l->handles == 0)
+		close(l->fd);
 }
 
 /*
@@ -819,7 +863,7 @@ drain_expired(uv_timer_t *t)
 
 	for (r = TAILQ_FIRST(&relays); r != NULL; r = next) {
 		next = TAILQ_NEXT(r, entry);
-		relay_close(r);
+		relay_abort(r);
 	}
 }
 
@@ -833,8 +877,8 @@ shim_maybe_done(void)
 
 /*
  * CMD has exited: stop accepting, kill what is left of its group, let the
- * relays flush what their pipes hold (for a bounded time), and let the
- * loop end.
+ * relays pass on what the app wrote until its sockets say EOF (for a
+ * bounded time), and let the loop end.
  */
 static void
 shim_drain_start(void)
@@ -1000,8 +1044,9 @@ main(int argc, char **argv)
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 }
 	};
-	char	*why;
-	int	 ch, lo_up = 0;
+	struct listener	*l;
+	char		*why;
+	int		 ch, lo_up = 0;
 
 	log_init("spacebox-shim", 0, NULL);
 	opterr = 0;
@@ -1050,5 +1095,10 @@ main(int argc, char **argv)
 	uv_run(&shim_loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(&shim_loop) != 0)
 		log_warnx("event loop closed with handles open");
+	while ((l = TAILQ_FIRST(&listeners)) != NULL) {
+		TAILQ_REMOVE(&listeners, l, entry);
+		free(l->path);
+		free(l);
+	}
 	return child_status;
 }

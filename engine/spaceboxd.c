@@ -24,6 +24,7 @@
 #include "store.h"
 #include "supervisor.h"
 #include "api.h"
+#include "exec.h"
 #include "xmalloc.h"
 
 static struct engine	 engine;
@@ -42,7 +43,9 @@ usage(int status)
 	    "                 [--unsandboxed-commands allow] "
 	    "[--unsandboxed-apps allow]\n"
 	    "                 [--proxy-max-tunnels N] "
-	    "[--proxy-idle-timeout SECS]\n");
+	    "[--proxy-idle-timeout SECS]\n"
+	    "                 [--exec-timeout SECS] [--exec-network none|broker]"
+	    " [--exec-hosts LIST]\n");
 	exit(status);
 }
 
@@ -70,6 +73,7 @@ on_signal(uv_signal_t *s, int signum)
 		return;
 	}
 	log_info("signal %d: stopping the apps, then shutting down", signum);
+	exec_shutdown(&engine);
 	supervisor_shutdown(&engine, shutdown_done);
 }
 
@@ -163,11 +167,15 @@ main(int argc, char **argv)
 		{ "unsandboxed-apps", required_argument, NULL, 'A' },
 		{ "proxy-max-tunnels", required_argument, NULL, 'T' },
 		{ "proxy-idle-timeout", required_argument, NULL, 'I' },
+		{ "exec-timeout", required_argument, NULL, 'X' },
+		{ "exec-network", required_argument, NULL, 'N' },
+		{ "exec-hosts", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*socket_opt = NULL, *workspace_opt = NULL, *ls;
+	const char	*exec_hosts = NULL;
 	char		 err[1024], buf[1024], *logpath;
 	int		 ch, foreground = 0, debug = 0, fds[2] = { -1, -1 };
 	ssize_t		 n;
@@ -228,6 +236,22 @@ main(int argc, char **argv)
 			engine.proxy_limits.idle_secs = parse_number(
 			    "--proxy-idle-timeout", optarg, 1, 86400);
 			break;
+		case 'X':
+			engine.exec_timeout = parse_number("--exec-timeout",
+			    optarg, 1, 86400);
+			break;
+		case 'N':
+			if (strcmp(optarg, "broker") == 0)
+				engine.exec_broker = 1;
+			else if (strcmp(optarg, "none") != 0) {
+				fprintf(stderr, "spaceboxd: --exec-network "
+				    "\"%s\": must be none or broker\n", optarg);
+				usage(2);
+			}
+			break;
+		case 'H':
+			exec_hosts = optarg;
+			break;
 		case 'V':
 			printf("spaceboxd %s\n", SPACEBOX_VERSION);
 			return 0;
@@ -261,6 +285,16 @@ main(int argc, char **argv)
 			engine.genv.root = engine.paths.root;
 		}
 	}
+
+	/* Refuse a bad read list or site list before anything runs. */
+	if (engine.local_sandbox_read != NULL && exec_reads_parse(&engine,
+	    engine.local_sandbox_read, err, sizeof err) == -1)
+		fatalx("%s", err);
+	if (engine.exec_broker && exec_hosts == NULL)
+		fatalx("--exec-network broker needs --exec-hosts LIST");
+	if (exec_hosts != NULL && exec_hosts_parse(&engine, exec_hosts, err,
+	    sizeof err) == -1)
+		fatalx("--exec-hosts: %s", err);
 
 	if (!foreground) {
 		if (pipe2(fds, O_CLOEXEC) == -1)

@@ -27,6 +27,14 @@ const struct cmd_entry cmd_table[] = {
 	    cmd_logs },
 	{ "plan", "ID [--json]", "show the sandbox an app would get",
 	    cmd_plan },
+	{ "exec", "[--cwd DIR] [--timeout S] [--background] [--server] "
+	    "[--outside --reason TEXT] [--json] -- CMD [ARG...]",
+	    "run one command in the sandbox", cmd_exec },
+	{ "jobs", "[show|stop JOB] [--json]", "list, show or stop commands",
+	    cmd_jobs },
+	{ "approve", "JOB [--json]", "approve a waiting server or outside "
+	    "command", cmd_approve },
+	{ "deny", "JOB [--json]", "refuse a waiting command", cmd_approve },
 	{ "keys", "", "list the keys of the interface", cmd_keys },
 	{ NULL, NULL, NULL, NULL }
 };

@@ -42,5 +42,8 @@ int	cmd_app(struct client *, int, char **);
 int	cmd_plan(struct client *, int, char **);
 int	cmd_logs(struct client *, int, char **);
 int	cmd_keys(struct client *, int, char **);
+int	cmd_exec(struct client *, int, char **);
+int	cmd_jobs(struct client *, int, char **);
+int	cmd_approve(struct client *, int, char **);
 
 #endif

@@ -102,8 +102,11 @@ main(int argc, char **argv)
 		paths_free(&sp);
 		return CMD_USAGE;
 	}
-	/* --json may also follow the command; the rest is the command's. */
-	for (i = 1; i < argc; i++) {
+	/*
+	 * --json may also follow the command name; exec parses its own
+	 * (what follows "--" is the command's), sandbox set its own.
+	 */
+	for (i = 1; i < argc && strcmp(cmd->name, "exec") != 0; i++) {
 		if (strcmp(argv[i], "--json") == 0 &&
 		    strcmp(cmd->name, "sandbox") != 0) {
 			cl.json = 1;

@@ -463,9 +463,13 @@ exp_prefix(struct sv *e, int as_root, int netns)
  * Step 2.  The strict system roots depend on this machine's layout
  * (merged /usr: /bin is a symlink), so they are read from it here.
  */
+static int	exp_strict;
+
 static void
 exp_base(struct sv *e, int strict)
 {
+	/* The tail of a strict plan remounts the root read-only. */
+	exp_strict = strict;
 	static const char *const roots[] = {
 		"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
 		"/libx32", "/etc", "/opt", NULL
@@ -537,7 +541,7 @@ exp_own(struct sv *e)
 	}
 }
 
-/* Step 7 and the shim's own arguments. */
+/* Step 7 (and 8 in strict mode) and the shim's own arguments. */
 static void
 exp_tail(struct sv *e, int netns, int hosts, int api, const int *lo,
     size_t nlo)
@@ -547,6 +551,8 @@ exp_tail(struct sv *e, int netns, int hosts, int api, const int *lo,
 	if (netns)
 		exp_bind(e, "--ro-bind", t_netdir);
 	exp_bind(e, "--ro-bind", t_shim);
+	if (exp_strict)
+		sv_addl(e, "--remount-ro", "/", NULL);
 	sv_addl(e, "--chdir", t_appdir, t_shim, NULL);
 	if (netns) {
 		sv_addl(e, "--inbound", "3:4000", NULL);
