@@ -12,6 +12,7 @@
 
 struct list {
 	cJSON	*apps;		/* GET /api/space/apps "apps" */
+	cJSON	*pending;	/* commands waiting for an approval */
 	int	 sel;		/* index among the shown rows */
 	int	 top;
 	char	*filter;
@@ -28,13 +29,77 @@ list_str(const cJSON *o, const char *k, const char *dflt)
 static void
 list_load(struct tui *t, struct list *l)
 {
-	cJSON	*j;
+	cJSON		*j, *job;
+	const char	*st;
 
 	if ((j = tui_get(t, "/api/space/apps")) == NULL)
 		return;
 	cJSON_Delete(l->apps);
 	l->apps = cJSON_DetachItemFromObject(j, "apps");
 	cJSON_Delete(j);
+	/* Commands that wait for a person: servers and outside runs. */
+	cJSON_Delete(l->pending);
+	l->pending = cJSON_CreateArray();
+	if ((j = tui_get(t, "/api/exec/jobs")) == NULL)
+		return;
+	cJSON_ArrayForEach(job, cJSON_GetObjectItemCaseSensitive(j, "jobs")) {
+		st = list_str(job, "state", "");
+		if (strcmp(st, "pending") == 0)
+			cJSON_AddItemToArray(l->pending,
+			    cJSON_Duplicate(job, 1));
+	}
+	cJSON_Delete(j);
+}
+
+/* Approvals at the bottom of the list, the oldest first. */
+static void
+list_draw_pending(struct tui *t, struct list *l, int y)
+{
+	const cJSON	*job;
+	char		 line[1024];
+	int		 first = 1;
+
+	if (cJSON_GetArraySize(l->pending) == 0)
+		return;
+	draw_text(y++, 1, COLS - 2, draw_attr(t, PAIR_WANT, A_BOLD),
+	    "Waiting for your approval (A approves, D denies the first):");
+	cJSON_ArrayForEach(job, l->pending) {
+		if (y >= LINES - 2)
+			break;
+		snprintf(line, sizeof line, "%s job %d  %s  %s%s%s  [%s]",
+		    first ? ">" : " ", cJSON_GetObjectItemCaseSensitive(job,
+		    "jobId")->valueint, list_str(job, "kind", "?"),
+		    list_str(job, "command", "?"),
+		    list_str(job, "reason", NULL) != NULL ? "  because: " : "",
+		    list_str(job, "reason", ""), list_str(job, "sandbox", "?"));
+		draw_text(y++, 2, COLS - 4, first ? A_BOLD : 0, line);
+		first = 0;
+	}
+}
+
+static void
+list_decide(struct tui *t, struct list *l, const char *verb)
+{
+	const cJSON	*job = cJSON_GetArrayItem(l->pending, 0);
+	cJSON		*j;
+	char		*path, *err;
+	int		 id;
+
+	if (job == NULL) {
+		tui_message(t, 1, "no command is waiting for an approval");
+		return;
+	}
+	id = cJSON_GetObjectItemCaseSensitive(job, "jobId")->valueint;
+	xasprintf(&path, "/api/exec/jobs/%d/%s", id, verb);
+	if (tui_send(t, "POST", path, NULL, &j, &err) != 0) {
+		tui_message(t, 1, "job %d: %s", id, err);
+		free(err);
+	} else
+		tui_message(t, 0, "job %d %s", id, strcmp(verb, "approve") ==
+		    0 ? "approved" : "denied");
+	cJSON_Delete(j);
+	free(path);
+	list_load(t, l);
 }
 
 static int
@@ -101,7 +166,7 @@ list_draw(struct tui *t, struct tui_screen *s)
 	struct list	*l = s->data;
 	const cJSON	*app;
 	char		 line[512], badge[64], net[32], wants[16], title[128];
-	int		 count, rows = LINES - 5, i, y, attr, nw;
+	int		 count, rows, i, y, attr, nw, npend;
 	const char	*err;
 
 	snprintf(title, sizeof title, "spacebox %s Space Apps%s%s%s",
@@ -110,6 +175,10 @@ list_draw(struct tui *t, struct tui_screen *s)
 	    l->filter != NULL ? l->filter : "", l->filter != NULL ? ")" : "");
 	draw_frame(t, title, "Enter sandbox  s start  x stop  r restart  "
 	    "l log  i status  / filter  ? help  q quit");
+	npend = cJSON_GetArraySize(l->pending);
+	rows = LINES - 5 - (npend > 0 ? npend + 2 : 0);
+	if (rows < 3)
+		rows = 3;
 	list_nth(l, -1, &count);
 	if (l->sel >= count)
 		l->sel = count > 0 ? count - 1 : 0;
@@ -151,6 +220,7 @@ list_draw(struct tui *t, struct tui_screen *s)
 			draw_text(y++, 4, COLS - 6, draw_attr(t, PAIR_ERROR,
 			    A_BOLD), err);
 	}
+	list_draw_pending(t, l, 3 + rows);
 }
 
 static void
@@ -236,6 +306,10 @@ list_action(struct tui *t, struct tui_screen *s, int action, int key)
 		if (id != NULL)
 			tui_push(t, status_screen(t, id));
 		break;
+	case A_APPROVE:
+	case A_DENY:
+		list_decide(t, l, action == A_APPROVE ? "approve" : "deny");
+		break;
 	default:
 		break;
 	}
@@ -265,6 +339,7 @@ list_free(struct tui_screen *s)
 	struct list	*l = s->data;
 
 	cJSON_Delete(l->apps);
+	cJSON_Delete(l->pending);
 	free(l->filter);
 	free(l);
 }

@@ -48,6 +48,10 @@ const struct tui_key tui_keys[] = {
 	{ TUI_CTX_LIST, 'l', KEY_F(8), "l F8", "follow the app's log", A_LOGS },
 	{ TUI_CTX_LIST, 'i', KEY_F(9), "i F9", "what the running app got",
 	    A_STATUS },
+	{ TUI_CTX_LIST, 'A', 0, "A", "approve the command waiting longest",
+	    A_APPROVE },
+	{ TUI_CTX_LIST, 'D', 0, "D", "deny the command waiting longest",
+	    A_DENY },
 	{ TUI_CTX_LIST, 'q', KEY_F(10), "q F10", "quit", A_QUIT },
 
 	{ TUI_CTX_DIALOG, K_TAB, KEY_DOWN, "Tab Down", "next field", A_NEXT },
