@@ -28,6 +28,7 @@ struct engine_proxy {
 struct engine {
 	uv_loop_t		*loop;
 	struct sb_paths		 paths;
+	char			*socket_dir;	/* canonical, masked in sandboxes */
 	struct guard_env	 genv;	/* borrows from paths */
 	int			 api_port;
 	int			 unsandboxed_apps;

@@ -504,6 +504,7 @@ job_start(struct job *j, char *err, size_t errlen)
 	in.user = getenv("USER") != NULL ? getenv("USER") : getenv("LOGNAME");
 	in.lang = getenv("LANG");
 	in.bwrap = e->bwrap;
+	in.socket_dir = e->socket_dir;
 	in.as_root = geteuid() == 0;
 	in.unconfined = full || unsandboxed;
 	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0 &&

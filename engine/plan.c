@@ -20,8 +20,9 @@
  *     inside the state root; bwrap recreates the masked ancestors as
  *     empty directories, so each stays reachable by path;
  *  7. the per-app socket folder (network bridges) and the shim itself;
- *  8. strict mode: the root (bwrap's tmpfs) remounted read-only, so what
- *     lies outside the binds cannot be written either.
+ *  8. the masks, and in strict mode the root (bwrap's tmpfs), remounted
+ *     read-only, so what lies outside the binds cannot be written either
+ *     (last, because bwrap creates the binds' mount points inside them).
  *
  * Paths keep their real names: every bind has source == destination.
  */
@@ -153,6 +154,11 @@ plan_visible(const struct plan *p, const struct plan_input *in,
 	return 0;
 }
 
+/*
+ * Hide path: an empty directory or /dev/null for a file.  The empty
+ * directory is made read-only at the very end (plan_remounts), once bwrap
+ * has created the mount points of the binds that go inside it.
+ */
 static void
 plan_mask(struct plan *p, const char *path)
 {
@@ -167,10 +173,28 @@ plan_mask(struct plan *p, const char *path)
 			return;
 		path = real;
 	}
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(st.st_mode)) {
 		plan_args(p, "--tmpfs", path, NULL);
-	else
+		p->remounts = xreallocarray(p->remounts, p->nremounts + 1,
+		    sizeof *p->remounts);
+		p->remounts[p->nremounts++] = xstrdup(path);
+	} else
 		plan_args(p, "--ro-bind", "/dev/null", path);
+}
+
+/*
+ * Last: the masks, and in strict mode the root (bwrap's own tmpfs),
+ * become read-only, so nothing outside the binds can be written.
+ */
+static void
+plan_remounts(struct plan *p, int root)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nremounts; i++)
+		plan_args(p, "--remount-ro", p->remounts[i], NULL);
+	if (root)
+		plan_args(p, "--remount-ro", "/", NULL);
 }
 
 /* Step 2: what the app sees before any grant. */
@@ -316,6 +340,14 @@ plan_grants_and_masks(struct plan *p, const struct plan_input *in)
 	}
 	if (plan_visible(p, in, in->genv.root))
 		plan_mask(p, in->genv.root);
+	/*
+	 * The management socket's folder too: a socket is reached by its
+	 * path whatever the network namespace, and the app runs as the
+	 * engine's user.
+	 */
+	if (in->socket_dir != NULL && plan_visible(p, in, in->socket_dir) &&
+	    !path_within(in->socket_dir, in->genv.root))
+		plan_mask(p, in->socket_dir);
 }
 
 static void
@@ -372,7 +404,9 @@ plan_environment(struct plan *p, const struct plan_input *in)
 	plan_envf(p, "SENCLAW_SPACE_APP_ID=%s", in->app_id);
 	plan_envf(p, "SENCLAW_SPACE_LOG_FILE=%s/space-apps-data/%s/app.log",
 	    in->genv.root, in->app_id);
-	if (in->token != NULL)
+	/* No token without daemonApi: the API then refuses the app. */
+	if (in->token != NULL && (in->policy->daemon_api ||
+	    !in->policy->enabled))
 		plan_envf(p, "SENCLAW_TOKEN_ACCESS_APP=%s", in->token);
 	if (in->policy->enabled) {
 		xasprintf(&tmpdir, "%s/app-tmp/%s", in->sandbox_dir,
@@ -542,7 +576,7 @@ plan_build_command(const struct plan_input *in, struct plan *p, char *err,
 	if (in->net_dir != NULL)
 		plan_args(p, "--ro-bind", in->net_dir, in->net_dir);
 	plan_args(p, "--ro-bind", in->shim, in->shim);
-	plan_args(p, "--remount-ro", "/", NULL);
+	plan_remounts(p, 1);
 	plan_args(p, "--chdir", in->cwd != NULL ? in->cwd : in->project,
 	    NULL);
 	plan_arg(p, in->shim);
@@ -612,12 +646,7 @@ plan_build(const struct plan_input *in, struct plan *p, char *err,
 	if (p->netns && in->net_dir != NULL)
 		plan_args(p, "--ro-bind", in->net_dir, in->net_dir);
 	plan_args(p, "--ro-bind", in->shim, in->shim);
-	/*
-	 * In strict mode the root is bwrap's own tmpfs: make it read-only
-	 * last, so nothing outside the binds (an empty $HOME) is writable.
-	 */
-	if (pol->read_mode == POLICY_READ_STRICT)
-		plan_args(p, "--remount-ro", "/", NULL);
+	plan_remounts(p, pol->read_mode == POLICY_READ_STRICT);
 	plan_args(p, "--chdir", in->app_dir, NULL);
 	plan_shim(p, in);
 	plan_summary(p, in);
@@ -641,6 +670,9 @@ plan_free(struct plan *p)
 	for (i = 0; i < p->nwarnings; i++)
 		free(p->warnings[i]);
 	free(p->warnings);
+	for (i = 0; i < p->nremounts; i++)
+		free(p->remounts[i]);
+	free(p->remounts);
 	free(p->log_line);
 	memset(p, 0, sizeof *p);
 }

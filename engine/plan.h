@@ -34,6 +34,7 @@ struct plan_input {
 	const char		*bwrap;		/* /usr/bin/bwrap */
 	const char		*shim;		/* spacebox-shim, absolute */
 	const char		*net_dir;	/* per-app socket folder */
+	const char		*socket_dir;	/* management socket's folder */
 	const char		*token;		/* app-facing API token */
 	int			 port;		/* the app's PORT */
 	int			 api_port;	/* app-facing API */
@@ -76,6 +77,8 @@ struct plan {
 	size_t			  ngrants;
 	char			**warnings;
 	size_t			  nwarnings;
+	char			**remounts;	/* made read-only last */
+	size_t			  nremounts;
 	const char		 *isolation;	/* bubblewrap, none, unconfined */
 	int			  netns;	/* own network namespace */
 	char			 *log_line;

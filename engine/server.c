@@ -234,7 +234,8 @@ server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 			uv_read_stop(s);
 			if (c->refused)
 				server_reply_error(c, 403, "this engine "
-				    "belongs to another user");
+				    "belongs to another user, or the caller is "
+				    "inside a sandbox");
 			else
 				server_reply_error(c, c->msg.status, "%s",
 				    c->msg.error);
@@ -249,7 +250,7 @@ server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 			c->keep_alive = 0;
 			uv_read_stop(s);
 			server_reply_error(c, 403, "this engine belongs to "
-			    "another user");
+			    "another user, or the caller is inside a sandbox");
 			return;
 		}
 		api_dispatch(c, c->listener->routes, c->listener->nroutes);
@@ -266,6 +267,21 @@ server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
  * the modes by hand.
  */
 static int
+server_same_ns(pid_t pid, const char *ns)
+{
+	char	path[64], mine[64], theirs[64];
+	ssize_t	n, m;
+
+	snprintf(path, sizeof path, "/proc/self/ns/%s", ns);
+	if ((n = readlink(path, mine, sizeof mine - 1)) <= 0)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/ns/%s", (int)pid, ns);
+	if ((m = readlink(path, theirs, sizeof theirs - 1)) <= 0)
+		return 0;
+	return n == m && memcmp(mine, theirs, (size_t)n) == 0;
+}
+
+static int
 server_peer_ok(uv_pipe_t *p)
 {
 	struct ucred	cred;
@@ -276,7 +292,15 @@ server_peer_ok(uv_pipe_t *p)
 		return 0;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1)
 		return 0;
-	return cred.uid == geteuid();
+	if (cred.uid != geteuid())
+		return 0;
+	/*
+	 * A sandboxed app runs as the same user, so the uid alone does not
+	 * tell it from the person: a peer in another PID namespace is
+	 * inside a sandbox and never steers the engine.  (A peer whose pid
+	 * we cannot see is in a namespace of its own too: pid 0.)
+	 */
+	return cred.pid > 0 && server_same_ns(cred.pid, "pid");
 }
 
 static void
@@ -309,7 +333,8 @@ server_accept(uv_stream_t *ls, int status)
 	 * connection before the answer arrives) but never dispatched.
 	 */
 	if (l->check_peer && !server_peer_ok(&c->h.pipe)) {
-		log_warnx("refused a connection from another user");
+		log_warnx("refused a connection from another user or from "
+		    "inside a sandbox");
 		c->refused = 1;
 	}
 	uv_read_start((uv_stream_t *)&c->h, server_alloc, server_read);
@@ -450,6 +475,13 @@ server_start(struct engine *e, char *err, size_t errlen)
 		*slash = '\0';
 		if (server_check_dir(dir, err, errlen) == -1)
 			return -1;
+		{
+			char canon[PATH_MAX];
+
+			free(e->socket_dir);
+			e->socket_dir = xstrdup(realpath(dir, canon) != NULL ?
+			    canon : dir);
+		}
 	}
 
 	/* Two engines on one socket would fight over it: lock first. */

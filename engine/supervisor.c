@@ -677,6 +677,7 @@ sv_plan_input(struct engine *e, struct engine_app *ea, struct plan_input *in,
 	in->shim = sv_shim_path();
 	in->net_dir = net_dir;
 	in->token = token;
+	in->socket_dir = e->socket_dir;
 	in->port = port;
 	in->api_port = e->api_port;
 	in->proxy_port = proxy_port;
@@ -733,7 +734,9 @@ sv_spawn(struct sv_app *a, struct engine_app *ea, char *err, size_t errlen)
 	}
 	a->port = port;
 	free(a->token);
-	a->token = sv_token();
+	/* Only an app that may call the engine gets a token at all. */
+	a->token = ea->policy.daemon_api || !ea->policy.enabled ? sv_token() :
+	    NULL;
 	if (sv_bridges_open(a, ea, &proxy_port, err, errlen) == -1)
 		goto out;
 

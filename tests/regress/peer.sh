@@ -27,7 +27,7 @@ chmod 666 "$SPACEBOX_SOCKET"
 out=$(as_peer curl -s --max-time 5 --unix-socket "$SPACEBOX_SOCKET" \
     -w '\n%{http_code}' http://sb/api/space/apps) || true
 expect_eq "the peer check answers 403" "${out##*$'\n'}" 403
-expect_match "with a reason and no data" "${out%$'\n'*}" '^\{"error":"this engine belongs to another user"\}$'
+expect_match "with a reason and no data" "${out%$'\n'*}" '^\{"error":"this engine belongs to another user, or the caller is inside a sandbox"\}$'
 out=$(as_peer curl -s --max-time 5 --unix-socket "$SPACEBOX_SOCKET" \
     -X PUT --data-binary '{"enabled":false}' -w '\n%{http_code}' \
     http://sb/api/space/apps/notes/sandbox) || true

@@ -464,6 +464,16 @@ exp_prefix(struct sv *e, int as_root, int netns)
  * (merged /usr: /bin is a symlink), so they are read from it here.
  */
 static int	exp_strict;
+/* Masked folders, made read-only again at the tail in this order. */
+static char	exp_masked[16][PATH_MAX];
+static size_t	exp_nmasked;
+
+static void
+exp_mask(struct sv *e, const char *path)
+{
+	sv_addl(e, "--tmpfs", path, NULL);
+	snprintf(exp_masked[exp_nmasked++], PATH_MAX, "%s", path);
+}
 
 static void
 exp_base(struct sv *e, int strict)
@@ -512,14 +522,16 @@ exp_bind(struct sv *e, const char *how, const char *path)
 static void
 exp_open_masks(struct sv *e)
 {
-	sv_add(e, "--tmpfs");
-	sv_addf(e, "%s/.ssh", t_home);
-	sv_addl(e, "--tmpfs", t_aws_real, NULL);	/* .aws, at its target */
-	sv_add(e, "--tmpfs");
-	sv_addf(e, "%s/.config/gcloud", t_home);
+	char	path[PATH_MAX + 32];
+
+	snprintf(path, sizeof path, "%s/.ssh", t_home);
+	exp_mask(e, path);
+	exp_mask(e, t_aws_real);		/* .aws, at its target */
+	snprintf(path, sizeof path, "%s/.config/gcloud", t_home);
+	exp_mask(e, path);
 	sv_addl(e, "--ro-bind", "/dev/null", NULL);
 	sv_addf(e, "%s/.netrc", t_home);
-	sv_addl(e, "--tmpfs", t_root, NULL);
+	exp_mask(e, t_root);
 }
 
 /* Step 6: the app's own folders, read-write, in the fixed order. */
@@ -551,6 +563,9 @@ exp_tail(struct sv *e, int netns, int hosts, int api, const int *lo,
 	if (netns)
 		exp_bind(e, "--ro-bind", t_netdir);
 	exp_bind(e, "--ro-bind", t_shim);
+	for (i = 0; i < exp_nmasked; i++)
+		sv_addl(e, "--remount-ro", exp_masked[i], NULL);
+	exp_nmasked = 0;
 	if (exp_strict)
 		sv_addl(e, "--remount-ro", "/", NULL);
 	sv_addl(e, "--chdir", t_appdir, t_shim, NULL);
@@ -1063,7 +1078,7 @@ test_masks_strict_config(void **state)
 	exp_prefix(&e, 0, 1);
 	exp_base(&e, 1);
 	exp_bind(&e, "--ro-bind", cfg);
-	sv_addl(&e, "--tmpfs", gcloud, NULL);
+	exp_mask(&e, gcloud);
 	exp_own(&e);
 	exp_tail(&e, 1, 0, 1, NULL, 0);
 	assert_argv(&p, &e);
@@ -1119,7 +1134,7 @@ test_masks_strict_store_target_granted(void **state)
 	exp_prefix(&e, 0, 0);
 	exp_base(&e, 1);
 	exp_bind(&e, "--ro-bind", elsewhere);
-	sv_addl(&e, "--tmpfs", t_aws_real, NULL);
+	exp_mask(&e, t_aws_real);
 	exp_own(&e);
 	exp_tail(&e, 0, 0, 1, NULL, 0);
 	assert_argv(&p, &e);
