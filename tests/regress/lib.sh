@@ -25,11 +25,24 @@ sb_setup() {
 }
 
 sb_cleanup() {
-	local pid
-	for pid in $(cat "$T"/engine.pid 2>/dev/null); do
+	local pid i
+	# Engines found by their socket (sb_engine's and any the CLI
+	# started), stopped once, waited for, then killed.
+	pids="$(cat "$T"/engine.pid 2>/dev/null) $(pgrep -f -- "--socket $SPACEBOX_SOCKET" 2>/dev/null)"
+	for pid in $pids; do
 		kill "$pid" 2>/dev/null || true
 	done
-	pkill -f -- "--socket $SPACEBOX_SOCKET" 2>/dev/null || true
+	for i in $(seq 1 50); do
+		alive=0
+		for pid in $pids; do
+			kill -0 "$pid" 2>/dev/null && alive=1
+		done
+		[ "$alive" = 0 ] && break
+		sleep 0.1
+	done
+	for pid in $pids; do
+		kill -9 "$pid" 2>/dev/null || true
+	done
 	rm -rf "$T"
 }
 
