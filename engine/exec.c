@@ -757,20 +757,29 @@ api_exec_get(struct api_req *req)
 		server_reply(req->conn, 200, job_json(j, 1));
 }
 
+/* The :id job if it waits for an approval; else answered, NULL. */
+static struct job *
+exec_pending(struct api_req *req)
+{
+	struct job	*j;
+
+	if ((j = exec_job(req)) != NULL && j->state != JOB_PENDING) {
+		server_reply_error(req->conn, 409, "job %d is not waiting for "
+		    "an approval (it is %s)", j->id,
+		    job_state_names[j->state]);
+		return NULL;
+	}
+	return j;
+}
+
 void
 api_exec_approve(struct api_req *req)
 {
 	struct job	*j;
 	char		 err[1024];
 
-	if ((j = exec_job(req)) == NULL)
+	if ((j = exec_pending(req)) == NULL)
 		return;
-	if (j->state != JOB_PENDING) {
-		server_reply_error(req->conn, 409, "job %d is not waiting for "
-		    "an approval (it is %s)", j->id,
-		    job_state_names[j->state]);
-		return;
-	}
 	log_info("job %d approved: %s", j->id, j->cmdline);
 	if (job_start(j, err, sizeof err) == -1) {
 		j->state = JOB_DENIED;
@@ -789,14 +798,8 @@ api_exec_deny(struct api_req *req)
 {
 	struct job	*j;
 
-	if ((j = exec_job(req)) == NULL)
+	if ((j = exec_pending(req)) == NULL)
 		return;
-	if (j->state != JOB_PENDING) {
-		server_reply_error(req->conn, 409, "job %d is not waiting for "
-		    "an approval (it is %s)", j->id,
-		    job_state_names[j->state]);
-		return;
-	}
 	log_info("job %d denied: %s", j->id, j->cmdline);
 	j->state = JOB_DENIED;
 	job_event(j);

@@ -73,8 +73,7 @@ plan_envf(struct plan *p, const char *fmt, ...)
 	char	*s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) == -1)
-		abort();
+	xvasprintf(&s, fmt, ap);
 	va_end(ap);
 	p->env = xreallocarray(p->env, p->nenv + 2, sizeof *p->env);
 	p->env[p->nenv++] = s;
@@ -88,8 +87,7 @@ plan_warn(struct plan *p, const char *fmt, ...)
 	char	*s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) == -1)
-		abort();
+	xvasprintf(&s, fmt, ap);
 	va_end(ap);
 	p->warnings = xreallocarray(p->warnings, p->nwarnings + 1,
 	    sizeof *p->warnings);
@@ -620,7 +618,14 @@ plan_build(const struct plan_input *in, struct plan *p, char *err,
 	plan_environment(p, in);
 
 	if (!pol->enabled || in->unconfined) {
+		/*
+		 * No sandbox, but the shim still stands between the engine
+		 * and the app: it forwards a stop to the app's group and
+		 * waits for all of it, past the shell that started it.
+		 */
 		p->isolation = pol->enabled ? "unconfined" : "none";
+		if (in->shim != NULL)
+			plan_args(p, in->shim, "--", NULL);
 		plan_args(p, "/bin/sh", "-c", in->start);
 		plan_summary(p, in);
 		return 0;

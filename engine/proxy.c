@@ -306,8 +306,7 @@ proxy_reply(struct proxy_conn *c, int status, const char *fmt, ...)
 	int	 n;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) == -1)
-		fatal("vasprintf");
+	xvasprintf(&line, fmt, ap);
 	va_end(ap);
 	n = xasprintf(&out, "HTTP/1.1 %d %s\r\n"
 	    "Content-Type: text/plain; charset=utf-8\r\n"
@@ -397,8 +396,7 @@ proxy_deny(struct proxy_conn *c, const char *fmt, ...)
 	char	*line;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) == -1)
-		fatal("vasprintf");
+	xvasprintf(&line, fmt, ap);
 	va_end(ap);
 	c->proxy->denied++;
 	proxy_reply(c, 403, "%s", line);

@@ -119,8 +119,7 @@ server_reply_error(struct server_conn *c, int status, const char *fmt, ...)
 	cJSON	*o;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) == -1)
-		fatal("vasprintf");
+	xvasprintf(&msg, fmt, ap);
 	va_end(ap);
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "error", msg);

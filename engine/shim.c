@@ -11,12 +11,14 @@
  *   bridges   --inbound: FD is a listening TCP socket the engine bound on
  *             the host's 127.0.0.1 (a socket keeps the namespace it was
  *             made in); each connection accepted on it is relayed to
- *             127.0.0.1:PORT in this namespace, where the app listens,
- *             retrying for up to 2 s while the app is not listening yet.
+ *             127.0.0.1:PORT (or [::1]:PORT) in this namespace, where the
+ *             app listens, retrying for up to 2 s while it does not yet.
  *             --outbound: listen on 127.0.0.1:PORT here and relay each
  *             connection to the unix socket PATH, where the engine listens
  *             on the host side (unix sockets are reached by path).
- *   init      CMD runs in its own process group; every child is reaped;
+ *   init      CMD runs in its own process group, with the shim's
+ *             environment, stdin, stdout and stderr and no other
+ *             descriptor; every child is reaped;
  *             SIGTERM, SIGINT, SIGHUP (and SIGQUIT, SIGUSR1, SIGUSR2) are
  *             forwarded to that group, since PID 1 otherwise ignores them.
  *   status    when CMD exits, the listeners close, what is left of its
@@ -29,12 +31,13 @@
  * is the only buffer, so a slow reader holds back its writer (at most one
  * pipe's worth in flight).  EOF on one side becomes shutdown(SHUT_WR) on
  * the other; a relay ends when both directions have ended, or at once on
- * an error.  Pipes start at the kernel's default size and grow once for a
- * bulk transfer.
+ * an error, with a reset passed on as a reset.  Pipes start at the
+ * kernel's default size; a few per shim grow to 1 MiB for bulk transfers.
  *
  * Setup failures (bad arguments, cannot listen, cannot exec CMD) print one
  * line on stderr and exit 127.
  */
+#include <sys/prctl.h>
 #include <sys/ioctl.h>
 #include <sys/queue.h>
 #include <sys/resource.h>
@@ -152,6 +155,8 @@ static int			 shim_nofile_raised;
 
 static pid_t			 child_pid = -1;
 static pid_t			 child_pgid = -1;
+static int			 shim_stopping;	/* a stop signal came */
+static uv_timer_t		 shim_linger;
 static int			 child_status;
 
 static void	listener_accept(uv_poll_t *, int, int);
@@ -479,7 +484,6 @@ flow_pump(struct relay *r, int i)
 	f->want = f->inpipe > 0 ? WANT_WRITE : WANT_READ;
 	return 0;
 }
-
 
 /*
  * Poll each socket for what its two flows wait on.  A relay whose flows
@@ -913,10 +917,28 @@ shim_drain_start(void)
 static void
 sig_forward(uv_signal_t *h, int signum)
 {
-	if (child_pid == -1)
+	if (signum == SIGTERM || signum == SIGINT || signum == SIGHUP)
+		shim_stopping = 1;
+	if (child_pgid > 0 && kill(-child_pgid, signum) == 0)
 		return;
-	if (kill(-child_pgid, signum) == -1 && errno == ESRCH)
+	if (child_pid != -1)
 		kill(child_pid, signum);
+}
+
+/*
+ * While stopping, CMD (often /bin/sh -c, which dies at once) may exit
+ * before the app it started has finished its own TERM cleanup: wait for
+ * the whole group to be gone.  The engine's grace timer bounds this with
+ * a SIGKILL to us, which ends the PID namespace.
+ */
+static void
+linger_tick(uv_timer_t *t)
+{
+	if (child_pgid > 0 && kill(-child_pgid, 0) == 0)
+		return;
+	uv_timer_stop(t);
+	uv_close((uv_handle_t *)t, NULL);
+	shim_drain_start();
 }
 
 static void
@@ -940,7 +962,12 @@ sig_child(uv_signal_t *h, int signum)
 		else
 			continue;
 		child_pid = -1;
-		shim_drain_start();
+		if (shim_stopping && child_pgid > 0 &&
+		    kill(-child_pgid, 0) == 0) {
+			uv_timer_init(&shim_loop, &shim_linger);
+			uv_timer_start(&shim_linger, linger_tick, 50, 50);
+		} else
+			shim_drain_start();
 		break;
 	}
 }
@@ -1049,6 +1076,12 @@ main(int argc, char **argv)
 	int		 ch, lo_up = 0;
 
 	log_init("spacebox-shim", 0, NULL);
+	/*
+	 * Outside a PID namespace (an app without the sandbox) the app's
+	 * orphans come to us, not to init, so they are reaped and waited
+	 * for here too.
+	 */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (ch) {

@@ -844,12 +844,12 @@ sv_launch(struct sv_app *a)
 	    SV_HEALTH_POLL_MS);
 }
 
-int
-supervisor_start(struct engine *e, const char *id, char *err, size_t errlen)
+/* Whether the app can be started now, as a request's answer. */
+static int
+sv_check(struct engine *e, const char *id, char *err, size_t errlen)
 {
-	struct engine_app	 ea;
-	struct sv_app		*a;
-	int			 status;
+	struct engine_app	ea;
+	int			status;
 
 	if (engine_app_get(e, id, &ea) == -1 || ea.app.dir == NULL) {
 		if (ea.app.id != NULL)
@@ -860,7 +860,16 @@ supervisor_start(struct engine *e, const char *id, char *err, size_t errlen)
 	}
 	status = sv_can_run(e, &ea, err, errlen);
 	engine_app_put(&ea);
-	if (status != 0)
+	return status;
+}
+
+int
+supervisor_start(struct engine *e, const char *id, char *err, size_t errlen)
+{
+	struct sv_app		*a;
+	int			 status;
+
+	if ((status = sv_check(e, id, err, errlen)) != 0)
 		return status;
 	if (sv_done != NULL) {
 		snprintf(err, errlen, "the engine is shutting down");
@@ -937,20 +946,10 @@ int
 supervisor_restart(struct engine *e, const char *id, char *err,
     size_t errlen)
 {
-	struct engine_app	 ea;
 	struct sv_app		*a;
 	int			 status;
 
-	if (engine_app_get(e, id, &ea) == -1 || ea.app.dir == NULL) {
-		if (ea.app.id != NULL)
-			engine_app_put(&ea);
-		snprintf(err, errlen, "no app \"%.100s\" in %s", id,
-		    e->paths.apps_dir);
-		return 404;
-	}
-	status = sv_can_run(e, &ea, err, errlen);
-	engine_app_put(&ea);
-	if (status != 0)
+	if ((status = sv_check(e, id, err, errlen)) != 0)
 		return status;
 	a = sv_find(e, id, 1);
 	if (!launch_running(&a->l))

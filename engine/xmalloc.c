@@ -69,15 +69,23 @@ xstrndup(const char *s, size_t n)
 }
 
 int
+xvasprintf(char **ret, const char *fmt, va_list ap)
+{
+	int	n;
+
+	if ((n = vasprintf(ret, fmt, ap)) < 0)
+		fatal("xvasprintf");
+	return n;
+}
+
+int
 xasprintf(char **ret, const char *fmt, ...)
 {
 	va_list	ap;
 	int	n;
 
 	va_start(ap, fmt);
-	n = vasprintf(ret, fmt, ap);
+	n = xvasprintf(ret, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		fatal("xasprintf");
 	return n;
 }

@@ -14,19 +14,6 @@
 
 #define CMD_WAIT_MS	40000
 
-static int
-cmd_app_id(const char *id)
-{
-	if (id[0] == '\0' || strlen(id) > 80 ||
-	    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789_-") != strlen(id)) {
-		fprintf(stderr, "spacebox: app id \"%.100s\": only letters, "
-		    "digits, '_' and '-' are allowed\n", id);
-		return 0;
-	}
-	return 1;
-}
-
 static const char *
 cmd_str(const cJSON *o, const char *key)
 {
@@ -140,7 +127,7 @@ cmd_app(struct client *cl, int argc, char **argv)
 
 	if (argc != 2)
 		return cmd_usage(self);
-	if (!cmd_app_id(argv[1]))
+	if (!cmd_id_ok(argv[1]))
 		return CMD_USAGE;
 	if (strcmp(argv[0], "status") != 0)
 		return cmd_app_post(cl, argv[0], argv[1]);
@@ -166,7 +153,7 @@ cmd_plan(struct client *cl, int argc, char **argv)
 
 	if (argc != 2)
 		return cmd_usage(cmd_find("plan"));
-	if (!cmd_app_id(argv[1]))
+	if (!cmd_id_ok(argv[1]))
 		return CMD_USAGE;
 	xasprintf(&path, "/api/space/apps/%s/plan", argv[1]);
 	if ((j = cmd_call(cl, "GET", path, NULL, &resp, &rv)) != NULL) {
@@ -206,7 +193,7 @@ cmd_logs(struct client *cl, int argc, char **argv)
 		follow = 1;
 	else if (argc != 2)
 		return cmd_usage(cmd_find("logs"));
-	if (!cmd_app_id(argv[1]))
+	if (!cmd_id_ok(argv[1]))
 		return CMD_USAGE;
 	if (follow) {
 		xasprintf(&path, "/api/space/apps/%s/logs?follow=1", argv[1]);

@@ -25,20 +25,6 @@ cmd_path(const char *id, const char *tail)
 	return p;
 }
 
-/* An id goes into a URL path: refuse anything that could escape it. */
-static int
-cmd_id_ok(const char *id)
-{
-	if (id[0] == '\0' || strlen(id) > 80 ||
-	    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789_-") != strlen(id)) {
-		fprintf(stderr, "spacebox: app id \"%.100s\": only letters, "
-		    "digits, '_' and '-' are allowed\n", id);
-		return 0;
-	}
-	return 1;
-}
-
 static void
 cmd_list(const char *label, const cJSON *arr, const char *none)
 {

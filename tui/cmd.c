@@ -97,6 +97,20 @@ cmd_call(struct client *cl, const char *method, const char *path,
 	return resp->json;
 }
 
+/* An id goes into a URL path: refuse anything that could escape it. */
+int
+cmd_id_ok(const char *id)
+{
+	if (id[0] == '\0' || strlen(id) > 80 ||
+	    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789_-") != strlen(id)) {
+		fprintf(stderr, "spacebox: app id \"%.100s\": only letters, "
+		    "digits, '_' and '-' are allowed\n", id);
+		return 0;
+	}
+	return 1;
+}
+
 void
 cmd_print_json(const cJSON *j)
 {

@@ -32,6 +32,9 @@ int	cmd_usage(const struct cmd_entry *);
 const cJSON *cmd_call(struct client *, const char *method, const char *path,
 	    const char *body, struct client_resp *resp, int *rv);
 
+/* 1 when id is a usable app id; else says why on stderr. */
+int	cmd_id_ok(const char *id);
+
 /* Print a JSON value on stdout, pretty. */
 void	cmd_print_json(const cJSON *);
 

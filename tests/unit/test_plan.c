@@ -1383,7 +1383,7 @@ test_disabled(void **state)
 	    "\"network\":\"hosts\",\"hosts\":[\"example.com\"]}");
 	input_init(&in, &pol);
 	build_ok(&in, &p);
-	sv_addl(&e, "/bin/sh", "-c", T_START, NULL);
+	sv_addl(&e, t_shim, "--", "/bin/sh", "-c", T_START, NULL);
 	assert_argv(&p, &e);
 	assert_string_equal(p.isolation, "none");
 	assert_string_equal(p.log_line, "sandbox: off");
@@ -1417,7 +1417,7 @@ test_unconfined(void **state)
 	in.unconfined = 1;
 	in.bwrap = NULL;	/* no sandbox helper is needed */
 	build_ok(&in, &p);
-	sv_addl(&e, "/bin/sh", "-c", T_START, NULL);
+	sv_addl(&e, t_shim, "--", "/bin/sh", "-c", T_START, NULL);
 	assert_argv(&p, &e);
 	assert_string_equal(p.isolation, "unconfined");
 	assert_int_equal(p.netns, 0);
