@@ -294,10 +294,13 @@ plan_runtime(struct plan *p, const struct plan_input *in)
 }
 
 static void
-plan_namespaces(struct plan *p, const struct plan_input *in)
+plan_namespaces(struct plan *p, const struct plan_input *in, int shim)
 {
 	plan_arg(p, in->bwrap);
-	plan_args(p, "--die-with-parent", "--new-session", "--as-pid-1");
+	plan_args(p, "--die-with-parent", "--new-session", NULL);
+	/* With the shim as PID 1; otherwise bwrap's own reaper is. */
+	if (shim)
+		plan_arg(p, "--as-pid-1");
 	/* bwrap reports the shim's pid here, so a stop can signal it. */
 	plan_args(p, "--info-fd", PLAN_STR(PLAN_INFO_FD), NULL);
 	if (!in->as_root)
@@ -534,6 +537,7 @@ plan_build_command(const struct plan_input *in, struct plan *p, char *err,
 	const struct policy	*pol = in->policy;
 	char			 a[PATH_MAX + 16];
 	size_t			 i;
+	int			 shim;
 
 	if (in->argv == NULL || in->argv[0] == NULL) {
 		snprintf(err, errlen, "no command to run");
@@ -553,8 +557,14 @@ plan_build_command(const struct plan_input *in, struct plan *p, char *err,
 		snprintf(err, errlen, "no sandbox helper available");
 		return -1;
 	}
+	/*
+	 * A command needs the shim only to bridge a port (a server, the
+	 * broker); otherwise bwrap's own PID 1 will do, and a time limit
+	 * kills the whole namespace through it.
+	 */
+	shim = in->port > 0 || pol->network == POLICY_NET_HOSTS;
 	p->isolation = "bubblewrap";
-	plan_namespaces(p, in);
+	plan_namespaces(p, in, shim);
 	plan_base(p, in);
 	if (in->runtime_reads)
 		plan_runtime(p, in);
@@ -573,10 +583,13 @@ plan_build_command(const struct plan_input *in, struct plan *p, char *err,
 	}
 	if (in->net_dir != NULL)
 		plan_args(p, "--ro-bind", in->net_dir, in->net_dir);
-	plan_args(p, "--ro-bind", in->shim, in->shim);
+	if (shim)
+		plan_args(p, "--ro-bind", in->shim, in->shim);
 	plan_remounts(p, 1);
 	plan_args(p, "--chdir", in->cwd != NULL ? in->cwd : in->project,
 	    NULL);
+	if (!shim)
+		goto argv;
 	plan_arg(p, in->shim);
 	if (in->port > 0) {
 		snprintf(a, sizeof a, "%d:%d", PLAN_INBOUND_FD, in->port);
@@ -587,6 +600,7 @@ plan_build_command(const struct plan_input *in, struct plan *p, char *err,
 		    in->net_dir);
 		plan_args(p, "--outbound", a, NULL);
 	}
+argv:
 	plan_arg(p, "--");
 	for (i = 0; in->argv[i] != NULL; i++)
 		plan_arg(p, in->argv[i]);
@@ -635,7 +649,7 @@ plan_build(const struct plan_input *in, struct plan *p, char *err,
 		return -1;
 	}
 	p->isolation = "bubblewrap";
-	plan_namespaces(p, in);
+	plan_namespaces(p, in, 1);
 	plan_base(p, in);
 	if (pol->read_mode == POLICY_READ_STRICT)
 		plan_runtime(p, in);

@@ -465,14 +465,14 @@ exp_prefix(struct sv *e, int as_root, int netns)
  */
 static int	exp_strict;
 /* Masked folders, made read-only again at the tail in this order. */
-static char	exp_masked[16][PATH_MAX];
+static char	exp_masked[16][PATH_MAX + 64];
 static size_t	exp_nmasked;
 
 static void
 exp_mask(struct sv *e, const char *path)
 {
 	sv_addl(e, "--tmpfs", path, NULL);
-	snprintf(exp_masked[exp_nmasked++], PATH_MAX, "%s", path);
+	snprintf(exp_masked[exp_nmasked++], sizeof exp_masked[0], "%s", path);
 }
 
 static void
