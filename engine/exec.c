@@ -218,7 +218,7 @@ job_find(const char *id)
 static cJSON *
 job_json(struct job *j, int with_output)
 {
-	cJSON	*o, *a;
+	cJSON	*o, *a, *pj, *stats;
 	size_t	 i;
 
 	o = cJSON_CreateObject();
@@ -256,6 +256,16 @@ job_json(struct job *j, int with_output)
 	if (with_output)
 		cJSON_AddStringToObject(o, "output", j->out != NULL ? j->out :
 		    "");
+	if (j->proxy != NULL) {
+		/* A running job's broker: what it reached and was refused. */
+		pj = proxy_json(j->proxy);
+		stats = cJSON_GetObjectItemCaseSensitive(pj, "stats");
+		cJSON_AddItemToObject(o, "hostsReached",
+		    cJSON_DetachItemFromObject(stats, "reached"));
+		cJSON_AddItemToObject(o, "hostsRefused",
+		    cJSON_DetachItemFromObject(stats, "recentDenied"));
+		cJSON_Delete(pj);
+	}
 	if (j->reached != NULL)
 		cJSON_AddItemToObject(o, "hostsReached",
 		    cJSON_Duplicate(j->reached, 1));
@@ -410,6 +420,8 @@ job_exited(void *arg, int64_t status, int sig)
 		proxy_stop(j->proxy);
 		j->proxy = NULL;
 	}
+	if (j->tmp_dir != NULL)
+		paths_rmtree(j->tmp_dir);
 	j->state = JOB_DONE;
 	log_info("job %d (%s) ended: %s %d%s", j->id, j->cmdline,
 	    sig != 0 ? "signal" : "exit", sig != 0 ? sig : (int)status,
@@ -434,20 +446,34 @@ static int
 exec_project(struct engine *e, const char *in, char *out, char *err,
     size_t errlen)
 {
-	char	why[PATH_MAX + 128], path[PATH_MAX];
+	char	why[PATH_MAX + 128], path[PATH_MAX], real[PATH_MAX];
 	size_t	i;
 
 	if (guard_folder(&e->genv, in, out, why, sizeof why) == -1) {
 		snprintf(err, errlen, "project \"%s\": %s", in, why);
 		return -1;
 	}
+	/*
+	 * Refused: a project that holds one of this user's credential
+	 * stores (by name or where a symlinked store really is), or that
+	 * looks like a home of its own (a .ssh, .aws ... at its top).
+	 */
 	for (i = 0; guard_credential_stores[i] != NULL; i++) {
 		snprintf(path, sizeof path, "%s/%s", e->genv.home,
 		    guard_credential_stores[i]);
-		if (path_is_ancestor(out, path) && access(path, F_OK) == 0) {
+		if ((access(path, F_OK) == 0 && path_within(path, out)) ||
+		    (realpath(path, real) != NULL && path_within(real, out))) {
 			snprintf(err, errlen, "project \"%s\": holds the "
 			    "credential store %s; run commands in a folder "
 			    "that does not", in, path);
+			return -1;
+		}
+		snprintf(path, sizeof path, "%s/%s", out,
+		    guard_credential_stores[i]);
+		if (access(path, F_OK) == 0) {
+			snprintf(err, errlen, "project \"%s\": holds %s, a "
+			    "credential store; run commands in a folder that "
+			    "does not", in, path);
 			return -1;
 		}
 	}
@@ -473,9 +499,13 @@ job_start(struct job *j, char *err, size_t errlen)
 
 	full = strcmp(level, "full-access") == 0 || j->outside;
 	unsandboxed = !full && !e->bwrap_ok;
-	xasprintf(&j->tmp_dir, "%s/exec-tmp/%d", e->paths.sandbox_dir,
-	    j->id);
-	if (paths_mkdirs(j->tmp_dir, 0700) == -1) {
+	/* A fresh private TMPDIR, never one an earlier job used. */
+	xasprintf(&path, "%s/exec-tmp", e->paths.sandbox_dir);
+	paths_mkdirs(path, 0700);
+	free(path);
+	xasprintf(&j->tmp_dir, "%s/exec-tmp/job%d-XXXXXX",
+	    e->paths.sandbox_dir, j->id);
+	if (mkdtemp(j->tmp_dir) == NULL) {
 		snprintf(err, errlen, "cannot create %s: %s", j->tmp_dir,
 		    strerror(errno));
 		return -1;
@@ -822,6 +852,17 @@ api_exec_stop(struct api_req *req)
 	} else if (j->state == JOB_RUNNING)
 		launch_signal(&j->l, SIGKILL);
 	server_reply(req->conn, 200, job_json(j, 0));
+}
+
+/* Temporary folders left by jobs of an engine that did not stop cleanly. */
+void
+exec_sweep(struct engine *e)
+{
+	char	*path;
+
+	xasprintf(&path, "%s/exec-tmp", e->paths.sandbox_dir);
+	paths_rmtree(path);
+	free(path);
 }
 
 void

@@ -23,6 +23,9 @@ int	exec_reads_parse(struct engine *, const char *spec, char *err,
 int	exec_hosts_parse(struct engine *, const char *list, char *err,
 	    size_t errlen);
 
+/* Remove what jobs of an earlier engine left (engine start). */
+void	exec_sweep(struct engine *);
+
 /* Stop every job (engine shutdown). */
 void	exec_shutdown(struct engine *);
 

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -134,4 +135,17 @@ paths_free(struct sb_paths *sp)
 	free(sp->policy_dir);
 	free(sp->log_dir);
 	memset(sp, 0, sizeof *sp);
+}
+
+static int
+paths_rm_one(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	return remove(path) == -1 && errno != ENOENT ? -1 : 0;
+}
+
+int
+paths_rmtree(const char *path)
+{
+	return nftw(path, paths_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

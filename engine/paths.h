@@ -25,6 +25,9 @@ int	paths_init(struct sb_paths *, const char *socket_opt,
 	    const char *workspace_opt, char *err, size_t errlen);
 void	paths_free(struct sb_paths *);
 
+/* rm -rf: remove path and everything below it, not following links. */
+int	paths_rmtree(const char *path);
+
 /* mkdir -p with the given mode for each created component. */
 int	paths_mkdirs(const char *path, int mode);
 

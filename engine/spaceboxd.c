@@ -328,6 +328,7 @@ main(int argc, char **argv)
 		fatalx("%s", err);
 	}
 	start_app_api(&engine);
+	exec_sweep(&engine);
 	if ((ch = store_sweep(engine.paths.policy_dir)) > 0)
 		log_info("removed %d temporary file(s) of interrupted saves",
 		    ch);

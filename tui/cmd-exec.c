@@ -132,7 +132,7 @@ cmd_exec(struct client *cl, int argc, char **argv)
 	struct client_resp	 resp;
 	const cJSON		*j;
 	cJSON			*o, *a;
-	char			 cwd[PATH_MAX], *body, *end;
+	char			 cwd[PATH_MAX], *body, *end, *abs = NULL;
 	const char		*dir = NULL, *reason = NULL;
 	long			 timeout = 0;
 	int			 ch, i, bg = 0, server = 0, outside = 0, rv, id;
@@ -178,14 +178,16 @@ cmd_exec(struct client *cl, int argc, char **argv)
 		    "approval shows it\n");
 		return CMD_USAGE;
 	}
-	if (dir == NULL) {
-		if (getcwd(cwd, sizeof cwd) == NULL) {
-			fprintf(stderr, "spacebox: getcwd: %s\n",
-			    strerror(errno));
-			return CMD_FAILED;
-		}
-		dir = cwd;
+	/* The project is the current folder, or --cwd from it. */
+	if (getcwd(cwd, sizeof cwd) == NULL) {
+		fprintf(stderr, "spacebox: getcwd: %s\n", strerror(errno));
+		return CMD_FAILED;
 	}
+	if (dir != NULL && dir[0] != '/') {
+		xasprintf(&abs, "%s/%s", cwd, dir);
+		dir = abs;
+	} else if (dir == NULL)
+		dir = cwd;
 	o = cJSON_CreateObject();
 	a = cJSON_AddArrayToObject(o, "argv");
 	for (i = optind; i < argc; i++)
@@ -200,6 +202,7 @@ cmd_exec(struct client *cl, int argc, char **argv)
 		cJSON_AddStringToObject(o, "reason", reason);
 	body = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
+	free(abs);
 	j = cmd_call(cl, "POST", "/api/exec", body, &resp, &rv);
 	cJSON_free(body);
 	if (j == NULL) {
