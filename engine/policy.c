@@ -561,9 +561,9 @@ policy_needs_restart(const struct policy *a, const struct policy *b)
 {
 	size_t	i;
 
+	/* The site list and allowPrivate reach a running proxy at once. */
 	if (a->enabled != b->enabled || a->read_mode != b->read_mode ||
 	    a->network != b->network || a->daemon_api != b->daemon_api ||
-	    a->allow_private != b->allow_private ||
 	    a->nfolders != b->nfolders || a->nloopback != b->nloopback)
 		return 1;
 	for (i = 0; i < a->nfolders; i++) {
@@ -582,7 +582,7 @@ int
 policy_equal(const struct policy *a, const struct policy *b)
 {
 	if (policy_needs_restart(a, b) || !policy_same_hosts(a, b) ||
-	    a->forced != b->forced)
+	    a->forced != b->forced || a->allow_private != b->allow_private)
 		return 0;
 	if (a->extra == NULL || b->extra == NULL)
 		return a->extra == b->extra;

@@ -74,7 +74,7 @@ cJSON	*policy_to_json(const struct policy *);
 char	*policy_to_string(const struct policy *, int pretty);
 
 int	 policy_equal(const struct policy *, const struct policy *);
-/* 1 when something other than the site list differs. */
+/* 1 when something other than the site list or allowPrivate differs. */
 int	 policy_needs_restart(const struct policy *running,
 	    const struct policy *saved);
 

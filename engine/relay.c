@@ -108,17 +108,17 @@ static void
 relay_write_done(uv_write_t *req, int status)
 {
 	struct relay_write	*w = (struct relay_write *)req;
-	struct relay_conn	*c = req->handle->data;
-	uv_stream_t		*src;
+	uv_stream_t		*dst = req->handle, *src;
+	struct relay_conn	*c = dst->data;
 
 	free(w->buf);
 	free(w);
 	if (status < 0)
 		relay_conn_close(c);
 	else if (!c->closing &&
-	    uv_stream_get_write_queue_size(req->handle) < RELAY_HIGH_WATER) {
+	    uv_stream_get_write_queue_size(dst) < RELAY_HIGH_WATER) {
 		/* Drained: the side feeding this one may read again. */
-		src = relay_peer(c, req->handle);
+		src = relay_peer(c, dst);
 		if (!(src == (uv_stream_t *)&c->a ? c->eof_a : c->eof_b))
 			uv_read_start(src, relay_alloc, relay_read);
 	}

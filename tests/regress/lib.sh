@@ -25,10 +25,19 @@ sb_setup() {
 }
 
 sb_cleanup() {
-	local pid i
+	local pid i f
+	# A failed test shows what its engines said, before it is all gone.
+	if [ "${sb_fail:-0}" -gt 0 ]; then
+		for f in "$T"/*.log; do
+			[ -s "$f" ] || continue
+			echo "--- last lines of $(basename "$f"):"
+			tail -n 40 "$f" | sed 's/^/    /'
+		done
+	fi
 	# Engines found by their socket (sb_engine's and any the CLI
 	# started), stopped once, waited for, then killed.
-	pids="$(cat "$T"/engine.pid 2>/dev/null) $(pgrep -f -- "--socket $SPACEBOX_SOCKET" 2>/dev/null)"
+	pids="$(cat "$T"/engine.pid 2>/dev/null || true)"
+	pids="$pids $(pgrep -f -- "--socket $SPACEBOX_SOCKET" 2>/dev/null || true)"
 	for pid in $pids; do
 		kill "$pid" 2>/dev/null || true
 	done

@@ -806,9 +806,6 @@ test_needs_restart(void **state)
 		"{\"enabled\":true,\"readMode\":\"open\",\"network\":\"hosts\","
 		    "\"daemonApi\":true,\"loopback\":[5432,6379],"
 		    "\"folders\":[{\"path\":\"/srv/a\"}]}",
-		"{\"enabled\":true,\"readMode\":\"open\",\"network\":\"hosts\","
-		    "\"daemonApi\":true,\"loopback\":[5432],"
-		    "\"folders\":[{\"path\":\"/srv/a\"}],\"allowPrivate\":true}",
 		NULL
 	};
 	struct policy	run, saved;
@@ -823,6 +820,16 @@ test_needs_restart(void **state)
 	    "\"*.example.net\"],\"daemonApi\":true,\"loopback\":[5432],"
 	    "\"folders\":[{\"path\":\"/srv/a\"}]}", NULL, POLICY_FROM_STORE,
 	    &saved);
+	assert_false(policy_needs_restart(&run, &saved));
+	assert_false(policy_equal(&run, &saved));
+	policy_free(&saved);
+
+	/* allowPrivate reaches the running proxy at once too. */
+	parse_ok("{\"enabled\":true,\"readMode\":\"open\","
+	    "\"network\":\"hosts\",\"hosts\":[\"example.com\"],"
+	    "\"daemonApi\":true,\"loopback\":[5432],"
+	    "\"folders\":[{\"path\":\"/srv/a\"}],\"allowPrivate\":true}",
+	    NULL, POLICY_FROM_STORE, &saved);
 	assert_false(policy_needs_restart(&run, &saved));
 	assert_false(policy_equal(&run, &saved));
 	policy_free(&saved);
