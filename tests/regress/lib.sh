@@ -64,7 +64,7 @@ sb_app() {
 # sb_engine [args]: start a private engine in the foreground (background
 # job) and wait until its socket answers.
 sb_engine() {
-	"$SPACEBOXD" -f --socket "$SPACEBOX_SOCKET" --workspace "$WS" "$@" \
+	"$SPACEBOXD" -f --socket "$SPACEBOX_SOCKET" --workspace "$WS" --api-port 0 "$@" \
 	    2>>"$T/engine.log" &
 	echo $! >> "$T/engine.pid"
 	local i
