@@ -15,6 +15,7 @@
 #include "xmalloc.h"
 
 static int	draw_active;
+static int	draw_ascii;	/* --ascii, or a locale that is not UTF-8 */
 
 int
 draw_init(struct tui *t)
@@ -25,6 +26,7 @@ draw_init(struct tui *t)
 	cs = nl_langinfo(CODESET);
 	if (cs == NULL || strcmp(cs, "UTF-8") != 0)
 		t->ascii = 1;
+	draw_ascii = t->ascii;
 	if (getenv("NO_COLOR") != NULL && *getenv("NO_COLOR") != '\0')
 		t->color = 0;
 	if (initscr() == NULL)
@@ -76,22 +78,69 @@ draw_glyph(struct tui *t, const char *utf8, const char *ascii)
 	return t->ascii ? ascii : utf8;
 }
 
+/*
+ * s in ASCII for --ascii or a non-UTF-8 locale: the few glyphs the
+ * screens use become their ASCII forms, anything else a '?'.
+ */
+static char *
+draw_to_ascii(const char *s)
+{
+	static const struct {
+		const char	*utf8;
+		const char	*ascii;
+	} map[] = {
+		{ "\xe2\x80\x94", "-" }, { "\xe2\x80\xa6", "..." },
+		{ "\xe2\x80\xa2", "*" }, { "\xe2\x9c\x97", "x" },
+		{ "\xe2\x96\xb2", "^" }, { "\xe2\x96\xbc", "v" },
+	};
+	char	*out, *o;
+	size_t	 i, n;
+
+	out = o = xmalloc(strlen(s) * 3 + 1);
+	while (*s != '\0') {
+		if ((unsigned char)*s < 0x80) {
+			*o++ = *s++;
+			continue;
+		}
+		for (i = 0; i < sizeof map / sizeof map[0]; i++) {
+			n = strlen(map[i].utf8);
+			if (strncmp(s, map[i].utf8, n) == 0)
+				break;
+		}
+		if (i < sizeof map / sizeof map[0]) {
+			o = stpcpy(o, map[i].ascii);
+			s += n;
+			continue;
+		}
+		/* One '?' for a whole UTF-8 sequence. */
+		*o++ = '?';
+		s++;
+		while (((unsigned char)*s & 0xc0) == 0x80)
+			s++;
+	}
+	*o = '\0';
+	return out;
+}
+
 /* Text clipped to width columns (multibyte aware). */
 void
 draw_text(int y, int x, int width, int attr, const char *s)
 {
 	wchar_t	 wbuf[512];
+	char	*a;
 	size_t	 n;
 	int	 w = 0, i;
 
 	if (width <= 0 || y < 0 || y >= LINES)
 		return;
-	n = mbstowcs(wbuf, s, sizeof wbuf / sizeof wbuf[0] - 1);
+	n = draw_ascii ? (size_t)-1 : mbstowcs(wbuf, s,
+	    sizeof wbuf / sizeof wbuf[0] - 1);
 	if (n == (size_t)-1) {
-		/* Not valid in this locale: show bytes, clipped. */
+		a = draw_to_ascii(s);
 		attron(attr);
-		mvaddnstr(y, x, s, width);
+		mvaddnstr(y, x, a, width);
 		attroff(attr);
+		free(a);
 		return;
 	}
 	wbuf[n] = L'\0';
@@ -155,7 +204,7 @@ draw_frame(struct tui *t, const char *title, const char *keys)
 	attron(attr);
 	mvhline(LINES - 1, 0, ' ', COLS);
 	attroff(attr);
-	draw_text(LINES - 1, 1, COLS - 2, attr, keys);
+	draw_text(LINES - 1, 1, COLS - 1, attr, keys);
 }
 
 static const char *const draw_ctx_names[] = {
@@ -163,28 +212,37 @@ static const char *const draw_ctx_names[] = {
 	"Logs and status"
 };
 
-/* The help screen, generated from the key table; any key closes it. */
+/*
+ * The help screen, generated from the key table, one key a line: this
+ * screen's keys, then those that work everywhere.  Any key closes it;
+ * the title says so, leaving every other line for keys (80x24 fits all).
+ */
 void
 draw_help(struct tui *t, enum tui_ctx ctx)
 {
 	const struct tui_key	*k;
-	int			 y = 2, pass;
-	enum tui_ctx		 c;
+	enum tui_ctx		 order[2];
+	int			 attr = draw_attr(t, PAIR_TITLE, A_REVERSE);
+	int			 y = 1, pass, n;
 
+	order[0] = ctx;
+	order[1] = TUI_CTX_ANY;
+	n = ctx == TUI_CTX_ANY ? 1 : 2;
 	erase();
-	draw_frame(t, "spacebox: keys", "any key: back");
-	for (pass = 0; pass < 2; pass++) {
-		c = pass == 0 ? ctx : TUI_CTX_ANY;
-		if (pass == 1 && ctx == TUI_CTX_ANY)
-			break;
-		draw_text(y++, 2, COLS - 4, A_BOLD, draw_ctx_names[c]);
-		for (k = tui_keys; k->name != NULL && y < LINES - 2; k++) {
-			if (k->ctx != c)
+	attron(attr);
+	mvhline(0, 0, ' ', COLS);
+	attroff(attr);
+	draw_text(0, 1, COLS - 2, attr | A_BOLD, "spacebox: keys "
+	    "(any key: back)");
+	for (pass = 0; pass < n; pass++) {
+		draw_text(y++, 2, COLS - 4, A_BOLD,
+		    draw_ctx_names[order[pass]]);
+		for (k = tui_keys; k->name != NULL && y < LINES; k++) {
+			if (k->ctx != order[pass])
 				continue;
 			draw_text(y, 4, 14, 0, k->name);
 			draw_text(y++, 20, COLS - 22, 0, k->help);
 		}
-		y++;
 	}
 	refresh();
 	nodelay(stdscr, FALSE);

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <histedit.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,12 @@
 
 static History	*prompt_hist[PROMPT_KINDS];
 static char	*prompt_text;
+
+/* Ctrl-C cancels the line, not the TUI. */
+static void
+prompt_on_int(int sig)
+{
+}
 
 static char *
 prompt_show(EditLine *el)
@@ -104,6 +111,7 @@ prompt_line(struct tui *t, const char *prompt, const char *initial,
     int complete_dirs)
 {
 	HistEvent	 he;
+	struct sigaction sa, oldint;
 	EditLine	*el;
 	History		*h;
 	const char	*line;
@@ -125,12 +133,21 @@ prompt_line(struct tui *t, const char *prompt, const char *initial,
 	refresh();
 	reset_shell_mode();
 
+	/*
+	 * libedit is not let near signals: its handler would re-send them
+	 * to the whole process group.  An interrupted read ends el_gets;
+	 * SIGINT only cancels the line, SIGTERM and SIGHUP still reach the
+	 * TUI's own handlers and end it.
+	 */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = prompt_on_int;
+	sigaction(SIGINT, &sa, &oldint);
 	xasprintf(&prompt_text, "%s", prompt);
 	el = el_init("spacebox", stdin, stdout, stderr);
 	el_set(el, EL_EDITOR, "emacs");
 	el_set(el, EL_PROMPT, prompt_show);
 	el_set(el, EL_HIST, history, h);
-	el_set(el, EL_SIGNAL, 1);
+	el_set(el, EL_SIGNAL, 0);
 	if (complete_dirs) {
 		el_set(el, EL_ADDFN, "sb-complete", "complete a folder",
 		    prompt_complete);
@@ -149,6 +166,7 @@ prompt_line(struct tui *t, const char *prompt, const char *initial,
 			history(h, &he, H_ENTER, out);
 	}
 	el_end(el);
+	sigaction(SIGINT, &oldint, NULL);
 	free(prompt_text);
 	prompt_text = NULL;
 

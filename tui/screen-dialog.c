@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -95,7 +96,7 @@ dlg_set(struct dialog *d, const char *k, cJSON *v)
 	d->dirty = 1;
 }
 
-/* A wanted site not already on the working list. */
+/* A wanted site the working list does not cover (wildcards included). */
 static int
 dlg_want_open(struct dialog *d, const char *host)
 {
@@ -103,7 +104,7 @@ dlg_want_open(struct dialog *d, const char *host)
 
 	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(d->config,
 	    "hosts")) {
-		if (cJSON_IsString(h) && strcmp(h->valuestring, host) == 0)
+		if (cJSON_IsString(h) && host_match(h->valuestring, host))
 			return 0;
 	}
 	return 1;

@@ -173,8 +173,8 @@ list_draw(struct tui *t, struct tui_screen *s)
 	    draw_glyph(t, "\xe2\x80\x94", "-"),
 	    l->filter != NULL ? "  (filter: " : "",
 	    l->filter != NULL ? l->filter : "", l->filter != NULL ? ")" : "");
-	draw_frame(t, title, "Enter sandbox  s start  x stop  r restart  "
-	    "l log  i status  / filter  ? help  q quit");
+	draw_frame(t, title, "Enter open  s start  x stop  r restart  "
+	    "l log  i info  / filter  ? help  q quit");
 	npend = cJSON_GetArraySize(l->pending);
 	rows = LINES - 5 - (npend > 0 ? npend + 2 : 0);
 	if (rows < 3)

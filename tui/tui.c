@@ -327,8 +327,12 @@ tui_key(struct tui *t, int key)
 	if (key == KEY_RESIZE)
 		return;
 	if (key == KEY_MOUSE) {
+		/*
+		 * A quick click arrives as CLICKED, a slow one as PRESSED
+		 * then RELEASED: act once, on CLICKED or PRESSED.
+		 */
 		if (getmouse(&me) == OK && (me.bstate & (BUTTON1_CLICKED |
-		    BUTTON1_PRESSED | BUTTON1_RELEASED)) &&
+		    BUTTON1_PRESSED)) &&
 		    t->top->click != NULL)
 			t->top->click(t, t->top, me.y, me.x);
 		return;
