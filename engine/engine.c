@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "filter.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
@@ -171,6 +172,11 @@ engine_probe(struct engine *e)
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		/* Without its system-call filter no sandbox is started. */
+		if (filter_init(out, sizeof out) == -1) {
+			e->bwrap_note = xstrdup(out);
+			return;
+		}
 		e->bwrap_ok = 1;
 		return;
 	}

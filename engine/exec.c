@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "filter.h"
 #include "launch.h"
 #include "log.h"
 #include "plan.h"
@@ -494,7 +495,7 @@ job_start(struct job *j, char *err, size_t errlen)
 	struct policy		 pol;
 	const char		*level = exec_level(e);
 	char			*path, self[PATH_MAX], *slash;
-	int			 lfd = -1, rv = -1, full, unsandboxed;
+	int			 lfd = -1, sfd = -1, rv = -1, full, unsandboxed;
 	ssize_t			 n;
 
 	full = strcmp(level, "full-access") == 0 || j->outside;
@@ -536,6 +537,7 @@ job_start(struct job *j, char *err, size_t errlen)
 	in.bwrap = e->bwrap;
 	in.socket_dir = e->socket_dir;
 	in.as_root = geteuid() == 0;
+	in.seccomp = 1;
 	in.unconfined = full || unsandboxed;
 	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0 &&
 	    (self[n] = '\0', slash = strrchr(self, '/')) != NULL) {
@@ -587,7 +589,15 @@ job_start(struct job *j, char *err, size_t errlen)
 	j->l.on_output = job_output;
 	j->l.on_exit = job_exited;
 	j->l.arg = j;
-	rv = launch_start(e->loop, &j->l, &plan, j->cwd, lfd, err, errlen);
+	if (strcmp(plan.isolation, "bubblewrap") == 0 &&
+	    (sfd = filter_fd(err, errlen)) == -1) {
+		plan_free(&plan);
+		goto out;
+	}
+	rv = launch_start(e->loop, &j->l, &plan, j->cwd, lfd, sfd, err,
+	    errlen);
+	if (sfd != -1)
+		close(sfd);
 	plan_free(&plan);
 	if (rv == 0) {
 		j->state = JOB_RUNNING;

@@ -134,10 +134,11 @@ launch_pipe(uv_loop_t *loop, struct launch *l, int fd, uv_read_cb cb)
 
 int
 launch_start(uv_loop_t *loop, struct launch *l, const struct plan *plan,
-    const char *cwd, int inbound_fd, char *err, size_t errlen)
+    const char *cwd, int inbound_fd, int seccomp_fd, char *err,
+    size_t errlen)
 {
 	uv_process_options_t	 opt;
-	uv_stdio_container_t	 stdio[5];
+	uv_stdio_container_t	 stdio[6];
 	int			 outfd[2] = { -1, -1 }, infofd[2] = { -1, -1 };
 	int			 rv, sandboxed, i;
 
@@ -158,6 +159,9 @@ launch_start(uv_loop_t *loop, struct launch *l, const struct plan *plan,
 	stdio[3].data.fd = inbound_fd;
 	stdio[4].flags = sandboxed ? UV_INHERIT_FD : UV_IGNORE;
 	stdio[4].data.fd = infofd[1];
+	stdio[5].flags = sandboxed && seccomp_fd != -1 ? UV_INHERIT_FD :
+	    UV_IGNORE;
+	stdio[5].data.fd = seccomp_fd;
 
 	memset(&opt, 0, sizeof opt);
 	opt.file = plan->argv[0];
@@ -167,7 +171,8 @@ launch_start(uv_loop_t *loop, struct launch *l, const struct plan *plan,
 	/* Its own session and process group: a stop reaches all of it. */
 	opt.flags = UV_PROCESS_DETACHED;
 	opt.stdio = stdio;
-	opt.stdio_count = sandboxed ? 5 : inbound_fd != -1 ? 4 : 3;
+	opt.stdio_count = sandboxed ? (seccomp_fd != -1 ? 6 : 5) :
+	    inbound_fd != -1 ? 4 : 3;
 	opt.exit_cb = launch_exited;
 
 	l->proc = xcalloc(1, sizeof *l->proc);

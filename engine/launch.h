@@ -35,12 +35,13 @@ struct launch {
 };
 
 /*
- * Spawn the plan in cwd.  inbound_fd (or -1) becomes fd 3.  Returns 0,
- * or -1 with err.  on_exit is called once; everything the process left
- * behind is killed before it is.
+ * Spawn the plan in cwd.  inbound_fd (or -1) becomes fd 3, seccomp_fd
+ * (or -1) fd 5.  Returns 0, or -1 with err.  on_exit is called once;
+ * everything the process left behind is killed before it is.
  */
 int	launch_start(uv_loop_t *, struct launch *, const struct plan *,
-	    const char *cwd, int inbound_fd, char *err, size_t errlen);
+	    const char *cwd, int inbound_fd, int seccomp_fd, char *err,
+	    size_t errlen);
 
 /*
  * Signal the whole sandbox: its PID 1 (which forwards TERM to the

@@ -303,6 +303,9 @@ plan_namespaces(struct plan *p, const struct plan_input *in, int shim)
 		plan_arg(p, "--as-pid-1");
 	/* bwrap reports the shim's pid here, so a stop can signal it. */
 	plan_args(p, "--info-fd", PLAN_STR(PLAN_INFO_FD), NULL);
+	/* The system-call filter, installed before the first process. */
+	if (in->seccomp)
+		plan_args(p, "--seccomp", PLAN_STR(PLAN_SECCOMP_FD), NULL);
 	if (!in->as_root)
 		plan_args(p, "--unshare-user", "--disable-userns", NULL);
 	plan_args(p, "--unshare-pid", "--unshare-ipc", "--unshare-uts");

@@ -18,6 +18,7 @@
 #define PLAN_MAX_RUNTIME	16
 #define PLAN_INBOUND_FD		3
 #define PLAN_INFO_FD		4
+#define PLAN_SECCOMP_FD		5
 
 /* Everything a plan depends on; all borrowed. */
 struct plan_input {
@@ -40,6 +41,7 @@ struct plan_input {
 	int			 api_port;	/* app-facing API */
 	int			 proxy_port;	/* hosts mode */
 	int			 as_root;	/* engine runs as uid 0 */
+	int			 seccomp;	/* filter comes as PLAN_SECCOMP_FD */
 	int			 unconfined;	/* no sandbox: operator said so */
 
 	/*

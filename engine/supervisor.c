@@ -35,6 +35,7 @@
 
 #include "api.h"
 #include "log.h"
+#include "filter.h"
 #include "launch.h"
 #include "plan.h"
 #include "relay.h"
@@ -682,6 +683,7 @@ sv_plan_input(struct engine *e, struct engine_app *ea, struct plan_input *in,
 	in->api_port = e->api_port;
 	in->proxy_port = proxy_port;
 	in->as_root = geteuid() == 0;
+	in->seccomp = 1;
 	in->unconfined = ea->policy.enabled && !e->bwrap_ok;
 	return (char *)in->shim;
 }
@@ -717,7 +719,7 @@ sv_spawn(struct sv_app *a, struct engine_app *ea, char *err, size_t errlen)
 	struct plan		 plan;
 	cJSON			*pj;
 	char			*shim = NULL;
-	int			 lfd = -1, port, proxy_port, rv = -1;
+	int			 lfd = -1, sfd = -1, port, proxy_port, rv = -1;
 	size_t			 i;
 
 	a->netns = ea->policy.enabled && e->bwrap_ok &&
@@ -750,8 +752,16 @@ sv_spawn(struct sv_app *a, struct engine_app *ea, char *err, size_t errlen)
 	a->l.on_output = sv_output;
 	a->l.on_exit = sv_exited;
 	a->l.arg = a;
-	if (launch_start(e->loop, &a->l, &plan, ea->app.dir, lfd, err,
-	    errlen) == -1) {
+	if (strcmp(plan.isolation, "bubblewrap") == 0 &&
+	    (sfd = filter_fd(err, errlen)) == -1) {
+		plan_free(&plan);
+		goto out;
+	}
+	rv = launch_start(e->loop, &a->l, &plan, ea->app.dir, lfd, sfd, err,
+	    errlen);
+	if (sfd != -1)
+		close(sfd);
+	if (rv == -1) {
 		plan_free(&plan);
 		goto out;
 	}

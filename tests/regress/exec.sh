@@ -326,4 +326,19 @@ expect_match "[broker] a direct connect still fails" "$RC:$OUT" '^3:refused'
 sleep 0.2
 expect_eq "[broker] the origin saw nothing of it" "$(net_log_lines)" "$before"
 
+# The system-call filter: no new user namespace (the usual first step of a
+# kernel exploit), no keyrings, no ptrace; ordinary work still runs.
+x -- "$NET_PY" -c 'import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def tried(r):
+    return "refused" if r == -1 and ctypes.get_errno() == 1 else "allowed"
+print("unshare", tried(libc.unshare(0x10000000)))
+print("keyctl", tried(libc.syscall(250, 0, 0, 0, 0, 0)))
+print("ptrace", tried(libc.ptrace(16, os.getppid(), 0, 0)))
+print("fork", "ok" if os.fork() == 0 or os.wait() else "no")'
+expect_match "[seccomp] a new user namespace is refused (EPERM)" "$OUT" '^unshare refused$'
+expect_match "[seccomp] the keyring is refused" "$OUT" '^keyctl refused$'
+expect_match "[seccomp] ptrace is refused" "$OUT" '^ptrace refused$'
+expect_match "[seccomp] processes and threads still start" "$OUT" '^fork ok$'
+
 sb_done

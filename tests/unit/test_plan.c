@@ -1429,6 +1429,29 @@ test_unconfined(void **state)
 	policy_free(&pol);
 }
 
+/* The system-call filter comes as fd 5, right after the info fd. */
+static void
+test_seccomp(void **state)
+{
+	struct plan_input	in;
+	long			info, sc;
+
+	(void)state;
+	pol_modes(&pol, "strict", "off");
+	input_init(&in, &pol);
+	build_ok(&in, &p);
+	assert_true(find3(&p, "--seccomp", "5", NULL) < 0);
+	plan_free(&p);
+	in.seccomp = 1;
+	build_ok(&in, &p);
+	info = find3(&p, "--info-fd", "4", NULL);
+	sc = find3(&p, "--seccomp", "5", NULL);
+	assert_true(info >= 0);
+	assert_int_equal(sc, info + 2);
+	plan_free(&p);
+	policy_free(&pol);
+}
+
 /* ------------------------------------------------------------------ */
 /* plan_json, errors */
 
@@ -1618,6 +1641,7 @@ main(void)
 		T(test_environment),
 		T(test_disabled),
 		T(test_unconfined),
+		T(test_seccomp),
 		T(test_json_hides_token),
 		T(test_missing_start),
 		T(test_symlinked_home),
