@@ -112,6 +112,7 @@ prompt_line(struct tui *t, const char *prompt, const char *initial,
 {
 	HistEvent	 he;
 	struct sigaction sa, oldint;
+	sigset_t	 winch, oldmask;
 	EditLine	*el;
 	History		*h;
 	const char	*line;
@@ -142,6 +143,10 @@ prompt_line(struct tui *t, const char *prompt, const char *initial,
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = prompt_on_int;
 	sigaction(SIGINT, &sa, &oldint);
+	/* A resize waits for the line: it is handled when the prompt ends. */
+	sigemptyset(&winch);
+	sigaddset(&winch, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &winch, &oldmask);
 	xasprintf(&prompt_text, "%s", prompt);
 	el = el_init("spacebox", stdin, stdout, stderr);
 	el_set(el, EL_EDITOR, "emacs");
@@ -157,8 +162,14 @@ prompt_line(struct tui *t, const char *prompt, const char *initial,
 		el_push(el, initial);
 	line = el_gets(el, &count);
 	if (line != NULL && count > 0) {
+		/* Trimmed: a line of spaces is no answer. */
+		line += strspn(line, " \t");
 		out = xstrdup(line);
 		out[strcspn(out, "\r\n")] = '\0';
+		count = (int)strlen(out);
+		while (count > 0 && (out[count - 1] == ' ' ||
+		    out[count - 1] == '\t'))
+			out[--count] = '\0';
 		if (out[0] == '\0') {
 			free(out);
 			out = NULL;
@@ -167,6 +178,7 @@ prompt_line(struct tui *t, const char *prompt, const char *initial,
 	}
 	el_end(el);
 	sigaction(SIGINT, &oldint, NULL);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	free(prompt_text);
 	prompt_text = NULL;
 

@@ -322,7 +322,7 @@ tui_key(struct tui *t, int key)
 {
 	const struct tui_key	*k;
 	MEVENT			 me;
-	int			 action = A_NONE;
+	int			 action = A_NONE, next;
 
 	if (key == KEY_RESIZE)
 		return;
@@ -341,6 +341,20 @@ tui_key(struct tui *t, int key)
 		if (key == 'q')
 			t->quit = 1;
 		return;
+	}
+	/*
+	 * An escape sequence curses did not know (End as ESC [ 4 ~ in some
+	 * terminals) must not read as Esc: swallow it whole.
+	 */
+	if (key == K_ESC && (next = getch()) != ERR) {
+		if (next != '[' && next != 'O') {
+			ungetch(next);		/* Esc, then another key */
+		} else {
+			while ((next = getch()) != ERR &&
+			    !(next >= 0x40 && next <= 0x7e))
+				;
+			return;
+		}
 	}
 	if ((k = tui_lookup(t->top->ctx, key)) != NULL)
 		action = k->action;
