@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "host.h"
 #include "xmalloc.h"
 
 #define CMD_MAX_STDIN	(1024 * 1024)
@@ -85,11 +86,15 @@ cmd_show_config(const cJSON *cfg)
 	    "loopback"), "none");
 }
 
-/* The proxy's counters and the sites the app wanted but was refused. */
+/*
+ * The proxy's counters and the sites the app wanted but was refused,
+ * less those the site list covers by now.
+ */
 static void
-cmd_show_proxy(const char *id, const cJSON *proxy)
+cmd_show_proxy(const char *id, const cJSON *proxy, const cJSON *hosts)
 {
-	const cJSON	*stats, *wants, *w;
+	const cJSON	*stats, *wants, *w, *h;
+	int		 covered, shown = 0;
 
 	if (!cJSON_IsObject(proxy))
 		return;
@@ -99,14 +104,22 @@ cmd_show_proxy(const char *id, const cJSON *proxy)
 	    cJSON_GetObjectItemCaseSensitive(stats, "allowed")->valueint,
 	    cJSON_GetObjectItemCaseSensitive(stats, "denied")->valueint);
 	wants = cJSON_GetObjectItemCaseSensitive(stats, "recentDenied");
-	if (cJSON_GetArraySize(wants) == 0)
-		return;
-	printf("%-12s", "wants");
 	cJSON_ArrayForEach(w, wants) {
-		if (cJSON_IsString(w))
-			printf(" + %s", w->valuestring);
+		if (!cJSON_IsString(w))
+			continue;
+		covered = 0;
+		cJSON_ArrayForEach(h, hosts) {
+			if (cJSON_IsString(h) && host_match(h->valuestring,
+			    w->valuestring))
+				covered = 1;
+		}
+		if (covered)
+			continue;
+		printf("%s + %s", shown++ == 0 ? "wants       " : "",
+		    w->valuestring);
 	}
-	printf("\n%-12s 'spacebox allow %s HOST' adds one\n", "", id);
+	if (shown > 0)
+		printf("\n%-12s 'spacebox allow %s HOST' adds one\n", "", id);
 }
 
 static int
@@ -133,7 +146,9 @@ cmd_sandbox_get(struct client *cl, const char *id)
 			if (cJSON_IsString(v))
 				printf("%-12s %s\n", "note", v->valuestring);
 			cmd_show_proxy(id, cJSON_GetObjectItemCaseSensitive(j,
-			    "proxy"));
+			    "proxy"), cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(j, "config"),
+			    "hosts"));
 		}
 	}
 	client_resp_free(&resp);
