@@ -364,7 +364,8 @@ app_scan(const char *apps_dir, size_t *np)
 		ids[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(ids, n, sizeof *ids, app_cmp);
+	if (n > 1)
+		qsort(ids, n, sizeof *ids, app_cmp);
 	*np = n;
 	return ids;
 }
