@@ -10,7 +10,6 @@ cmake -S . -B build-asan -DSANITIZE=ON -DWERROR=ON \
     -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j "$(nproc)" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
-export LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-asan && ctest --output-on-failure -j 2)
 

@@ -15,6 +15,20 @@
 #include "paths.h"
 #include "tui.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+/*
+ * LeakSanitizer: libedit keeps wide-character copies (wcsdup) and ncurses
+ * its trimmed sgr0 string for the life of the process; those are theirs.
+ */
+const char	*__lsan_default_suppressions(void);
+
+const char *
+__lsan_default_suppressions(void)
+{
+	return "leak:wcsdup\nleak:_nc_trim_sgr0\n";
+}
+#endif
+
 int
 main(int argc, char **argv)
 {
