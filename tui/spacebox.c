@@ -21,11 +21,19 @@
  * its trimmed sgr0 string for the life of the process; those are theirs.
  */
 const char	*__lsan_default_suppressions(void);
+const char	*__lsan_default_options(void);
 
 const char *
 __lsan_default_suppressions(void)
 {
 	return "leak:wcsdup\nleak:_nc_trim_sgr0\n";
+}
+
+/* Quiet about them, too: the TUI's stderr must stay empty. */
+const char *
+__lsan_default_options(void)
+{
+	return "print_suppressions=0";
 }
 #endif
 
