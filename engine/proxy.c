@@ -11,7 +11,9 @@
  *              is being dialled (exactly that address: no second lookup,
  *              so DNS rebinding gets nothing)
  *   TUNNEL     CONNECT: bytes are relayed both ways; early bytes that
- *              arrived with the head are sent only now, only here
+ *              arrived with the head are sent only now, only here.  Once
+ *              the 200 and those bytes are written, both sockets go to a
+ *              splice pair (splice.c): no more copies through user space
  *   FORWARD    plain http://: one request, rewritten (origin-form,
  *              hop-by-hop and Proxy-* headers removed, Connection:
  *              close), its body streamed, the answer relayed until the
@@ -19,7 +21,8 @@
  *
  * Refusals answer 403 with X-Proxy-Error: blocked-by-spacebox and one line
  * saying what and how to allow it.  A connection owns its handles and is
- * freed when the last of them has closed and no resolution is in flight.
+ * freed when the last of them has closed, no resolution is in flight and
+ * its splice pair, if any, is over.
  */
 #include <sys/queue.h>
 #include <sys/socket.h>
@@ -28,18 +31,21 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "addr.h"
 #include "host.h"
 #include "httpmsg.h"
 #include "log.h"
 #include "proxy.h"
+#include "splice.h"
 #include "xmalloc.h"
 
 #define PROXY_READ_SIZE		65536
@@ -97,7 +103,9 @@ struct proxy {
 
 /*
  * One client connection and, once decided, its upstream.  Created on
- * accept; freed when refs (open handles and in-flight requests) is 0.
+ * accept; freed when refs (open handles, in-flight requests and the
+ * splice pair) is 0.  A tunnel's client and upstream handles are closed
+ * when the pair takes their sockets over (sp set); the timer stays.
  */
 struct proxy_conn {
 	struct proxy		*proxy;
@@ -114,6 +122,8 @@ struct proxy_conn {
 	uv_timer_t		 timer;
 	uv_getaddrinfo_t	 gai;
 	uv_connect_t		 connect;
+	struct splice_pair	*sp;		/* TUNNEL: relaying */
+	int			 nwrites;	/* queued, not yet called back */
 
 	struct httpmsg		 msg;
 	char			*pending;	/* unparsed bytes after the head */
@@ -144,6 +154,7 @@ static void	proxy_conn_close(struct proxy_conn *);
 static void	proxy_client_read(uv_stream_t *, ssize_t, const uv_buf_t *);
 static void	proxy_upstream_read(uv_stream_t *, ssize_t, const uv_buf_t *);
 static void	proxy_release(struct proxy *);
+static void	proxy_splice(struct proxy_conn *);
 
 static uv_stream_t *
 proxy_client(struct proxy_conn *c)
@@ -188,13 +199,13 @@ proxy_handle_closed(uv_handle_t *h)
 	proxy_unref(h->data);
 }
 
-/* Resume the side whose reads were stopped for backpressure. */
+/* FORWARD: resume the side whose reads were stopped for backpressure. */
 static void
 proxy_maybe_resume(struct proxy_conn *c, int to_client)
 {
 	uv_stream_t	*dst, *src;
 
-	if (c->state != PS_TUNNEL && c->state != PS_FORWARD)
+	if (c->state != PS_FORWARD)
 		return;
 	dst = to_client ? proxy_client(c) : (uv_stream_t *)&c->upstream;
 	src = to_client ? (uv_stream_t *)&c->upstream : proxy_client(c);
@@ -213,9 +224,14 @@ proxy_write_done(uv_write_t *req, int status)
 	struct proxy_conn	*c = w->conn;
 
 	free(w->buf);
+	c->nwrites--;
 	if (status < 0 && c->state != PS_CLOSING)
 		proxy_conn_close(c);
-	else if (status == 0)
+	else if (status == 0 && c->state == PS_TUNNEL) {
+		/* The 200 and any early bytes are out: splice from now on. */
+		if (c->nwrites == 0 && c->sp == NULL)
+			proxy_splice(c);
+	} else if (status == 0)
 		proxy_maybe_resume(c, w->to_client);
 	free(w);
 	proxy_unref(c);
@@ -246,6 +262,7 @@ proxy_send(struct proxy_conn *c, int to_client, char *buf, size_t len)
 		return -1;
 	}
 	c->refs++;
+	c->nwrites++;
 	return 0;
 }
 
@@ -339,6 +356,8 @@ proxy_conn_close(struct proxy_conn *c)
 		return;
 	c->state = PS_CLOSING;
 	proxy_release_slot(c);
+	if (c->sp != NULL)
+		splice_pair_close(c->sp);
 	if (!uv_is_closing((uv_handle_t *)proxy_client(c)))
 		uv_close((uv_handle_t *)proxy_client(c), proxy_handle_closed);
 	if (c->upstream_init && !uv_is_closing((uv_handle_t *)&c->upstream))
@@ -441,20 +460,65 @@ proxy_arm(struct proxy_conn *c, int secs)
 
 /* Relaying. */
 
+/* Bytes went through a spliced tunnel: it is not idle. */
 static void
-proxy_half_closed(uv_shutdown_t *req, int status)
+proxy_splice_activity(void *arg)
 {
-	free(req);
+	struct proxy_conn	*c = arg;
+
+	if (c->state == PS_TUNNEL)
+		uv_timer_again(&c->timer);
 }
 
-/* Pass an EOF on to the other side, keeping the other direction open. */
+/* The splice pair is over (both ways ended, an error, or closed by us). */
 static void
-proxy_half_close(uv_stream_t *s)
+proxy_splice_done(void *arg, int error)
 {
-	uv_shutdown_t	*req = xcalloc(1, sizeof *req);
+	struct proxy_conn	*c = arg;
 
-	if (uv_shutdown(req, s, proxy_half_closed) != 0)
-		free(req);
+	c->sp = NULL;
+	if (error && c->state == PS_TUNNEL)
+		log_debug("proxy %s: tunnel to %s reset", c->proxy->app_id,
+		    c->host);
+	proxy_conn_close(c);
+	proxy_unref(c);
+}
+
+/*
+ * A tunnel is up and everything queued so far (the 200, early bytes) has
+ * been written: hand both sockets to a splice pair.  Closing a libuv
+ * handle closes its socket, so the pair gets duplicates, made one at a
+ * time (at most one spare descriptor).  The closed handles drop their
+ * refs as usual; the pair holds one until its done callback.
+ */
+static void
+proxy_splice(struct proxy_conn *c)
+{
+	uv_handle_t	*h[2];
+	uv_os_fd_t	 fd;
+	int		 dupfd[2] = { -1, -1 }, i;
+
+	h[0] = (uv_handle_t *)proxy_client(c);
+	h[1] = (uv_handle_t *)&c->upstream;
+	for (i = 0; i < 2; i++) {
+		if (uv_fileno(h[i], &fd) != 0 ||
+		    (dupfd[i] = fcntl(fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+			log_warn("proxy %s: tunnel to %s", c->proxy->app_id,
+			    c->host);
+			if (dupfd[0] != -1)
+				close(dupfd[0]);
+			proxy_conn_close(c);
+			return;
+		}
+		uv_close(h[i], proxy_handle_closed);
+	}
+	c->sp = splice_pair_new(c->proxy->loop, dupfd[0], dupfd[1],
+	    proxy_splice_activity, proxy_splice_done, c);
+	if (c->sp == NULL) {
+		proxy_conn_close(c);
+		return;
+	}
+	c->refs++;
 }
 
 static void
@@ -470,11 +534,7 @@ proxy_upstream_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 		free(buf->base);
 		c->upstream_eof = 1;
 		uv_read_stop(s);
-		if (c->state == PS_FORWARD || c->client_eof ||
-		    nread != UV_EOF)
-			proxy_finish(c);
-		else
-			proxy_half_close(proxy_client(c));
+		proxy_finish(c);
 		return;
 	}
 	uv_timer_again(&c->timer);
@@ -539,11 +599,6 @@ proxy_client_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 		free(buf->base);
 		c->client_eof = 1;
 		uv_read_stop(s);
-		if (c->state == PS_TUNNEL && !c->upstream_eof &&
-		    nread == UV_EOF) {
-			proxy_half_close((uv_stream_t *)&c->upstream);
-			return;
-		}
 		if (c->state != PS_FORWARD || !c->request_done)
 			proxy_conn_close(c);
 		return;
@@ -552,13 +607,6 @@ proxy_client_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	case PS_HEAD:
 		proxy_head(c, buf->base, (size_t)nread);
 		free(buf->base);
-		break;
-	case PS_TUNNEL:
-		uv_timer_again(&c->timer);
-		proxy_send(c, 0, buf->base, (size_t)nread);
-		if (uv_stream_get_write_queue_size((uv_stream_t *)
-		    &c->upstream) >= PROXY_HIGH_WATER)
-			uv_read_stop(s);
 		break;
 	case PS_FORWARD:
 		uv_timer_again(&c->timer);
@@ -695,6 +743,9 @@ proxy_connected(uv_connect_t *req, int status)
 	uv_timer_start(&c->timer, proxy_timeout,
 	    (uint64_t)c->proxy->limits.idle_secs * 1000,
 	    (uint64_t)c->proxy->limits.idle_secs * 1000);
+	/* A tunnel is spliced once its writes are done (proxy_write_done). */
+	if (c->state == PS_TUNNEL)
+		return;
 	uv_read_start((uv_stream_t *)&c->upstream, proxy_alloc,
 	    proxy_upstream_read);
 	if (!c->request_done && !c->client_eof)

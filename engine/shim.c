@@ -25,14 +25,16 @@
  *             group is killed, and the shim exits with CMD's status
  *             (128+N if it was killed by signal N).
  *
- * Relays use splice(2): each direction moves bytes socket -> pipe ->
- * socket without copying them through user space, driven by libuv poll
- * handles; one event loop, no process or thread per connection.  The pipe
- * is the only buffer, so a slow reader holds back its writer (at most one
- * pipe's worth in flight).  EOF on one side becomes shutdown(SHUT_WR) on
- * the other; a relay ends when both directions have ended, or at once on
- * an error, with a reset passed on as a reset.  Pipes start at the
- * kernel's default size; a few per shim grow to 1 MiB for bulk transfers.
+ * Relays use splice(2) (splice.c): each direction moves bytes socket ->
+ * pipe -> socket without copying them through user space, driven by libuv
+ * poll handles; one event loop, no process or thread per connection.  The
+ * pipe is the only buffer, so a slow reader holds back its writer (at most
+ * one pipe's worth in flight).  EOF on one side becomes shutdown(SHUT_WR)
+ * on the other; a relay ends when both directions have ended, or at once
+ * on an error, with a reset passed on as a reset.  A direction holds a
+ * pipe only while bytes sit in it (empty ones are pooled); pipes start at
+ * the kernel's default size; a few per shim grow to 1 MiB for bulk
+ * transfers.
  *
  * Setup failures (bad arguments, cannot listen, cannot exec CMD) print one
  * line on stderr and exit 127.
@@ -66,12 +68,10 @@
 #include <uv.h>
 
 #include "log.h"
+#include "splice.h"
 #include "xmalloc.h"
 
 #define SHIM_EXIT_SETUP		127
-#define PIPE_BULK_SIZE		(1024 * 1024)	/* a pipe that filled up */
-#define PIPE_BULK_MAX		4		/* grown pipes per shim */
-#define PUMP_ROUNDS		16		/* splices per event and way */
 #define ACCEPT_BURST		32		/* accepts per event */
 #define ACCEPT_PAUSE_MS		100		/* out of descriptors */
 #define CONNECT_BUDGET_MS	2000		/* app not listening yet */
@@ -97,35 +97,17 @@ struct listener {
 #define RELAY_CLIENT	0		/* accepted */
 #define RELAY_UPSTREAM	1		/* app's port or engine's socket */
 
-enum want {
-	WANT_NONE,
-	WANT_READ,			/* source readable */
-	WANT_WRITE			/* destination writable */
-};
-
 /*
- * One direction of a relay: fd[i] -> pipe -> fd[!i] for flow[i].
- */
-struct flow {
-	int			 pipe[2];
-	size_t			 inpipe;	/* bytes in the pipe */
-	size_t			 size;		/* its capacity */
-	int			 grown;		/* 1 grown, -1 could not */
-	int			 eof;		/* source said EOF */
-	int			 done;		/* and destination shut down */
-	enum want		 want;
-};
-
-/*
- * One relayed connection.  Freed when its last handle has closed.
+ * One relayed connection: connecting (retries on a timer), then relayed
+ * by a splice pair, which owns both sockets from then on.  Freed when its
+ * last handle has closed and its pair is over.
  */
 struct relay {
 	struct listener		*listener;
-	int			 fd[2];
-	uv_poll_t		 poll[2];
-	int			 pollopen[2];
-	int			 events[2];
-	struct flow		 flow[2];
+	int			 fd[2];		/* until the pair has them */
+	uv_poll_t		 poll;		/* upstream, while connecting */
+	int			 pollopen;
+	struct splice_pair	*pair;
 	uv_timer_t		 timer;		/* connect retries */
 	uint64_t		 started;
 	unsigned int		 tries;		/* connects so far */
@@ -133,7 +115,7 @@ struct relay {
 	unsigned int		 next;		/* wait before the next try */
 	int			 connected;
 	int			 closing;
-	int			 handles;
+	int			 handles;	/* open handles + the pair */
 	TAILQ_ENTRY(relay)	 entry;
 };
 
@@ -149,7 +131,6 @@ static uv_signal_t		 shim_sigs[NFORWARD];
 static uv_signal_t		 shim_sigchld;
 static uv_timer_t		 shim_drain;
 static int			 shim_draining;
-static int			 shim_grown;	/* pipes at PIPE_BULK_SIZE */
 static struct rlimit		 shim_nofile;	/* as inherited, for CMD */
 static int			 shim_nofile_raised;
 
@@ -165,7 +146,6 @@ static void	relay_close(struct relay *);
 static void	relay_connect(struct relay *);
 static void	relay_retry(uv_timer_t *);
 static void	relay_event(uv_poll_t *, int, int);
-static void	relay_update(struct relay *);
 static void	shim_maybe_done(void);
 
 static void __attribute__((noreturn))
@@ -322,12 +302,6 @@ relay_free(struct relay *r)
 	for (i = 0; i < 2; i++) {
 		if (r->fd[i] != -1)
 			close(r->fd[i]);
-		if (r->flow[i].pipe[0] != -1) {
-			close(r->flow[i].pipe[0]);
-			close(r->flow[i].pipe[1]);
-		}
-		if (r->flow[i].grown == 1)
-			shim_grown--;
 	}
 	TAILQ_REMOVE(&relays, r, entry);
 	free(r);
@@ -335,21 +309,26 @@ relay_free(struct relay *r)
 }
 
 /*
- * Every handle of a relay closes here.  The upstream poll handle also
- * closes alone after a failed connect: then its socket goes and, unless
- * the relay is closing, the next attempt is timed.
+ * Every handle of a relay closes here (its splice pair ends in
+ * relay_done).  The upstream poll handle, used while connecting, also
+ * closes alone: after a failed connect its socket goes and, unless the
+ * relay is closing, the next attempt is timed; after a connect the socket
+ * has gone on to the splice pair.
  */
 static void
 relay_handle_closed(uv_handle_t *h)
 {
 	struct relay	*r = h->data;
 
-	if (h == (uv_handle_t *)&r->poll[RELAY_UPSTREAM]) {
-		r->pollopen[RELAY_UPSTREAM] = 0;
-		close(r->fd[RELAY_UPSTREAM]);
-		r->fd[RELAY_UPSTREAM] = -1;
-		if (!r->closing)
-			uv_timer_start(&r->timer, relay_retry, r->next, 0);
+	if (h == (uv_handle_t *)&r->poll) {
+		r->pollopen = 0;
+		if (!r->connected) {
+			close(r->fd[RELAY_UPSTREAM]);
+			r->fd[RELAY_UPSTREAM] = -1;
+			if (!r->closing)
+				uv_timer_start(&r->timer, relay_retry, r->next,
+				    0);
+		}
 	}
 	if (--r->handles == 0)
 		relay_free(r);
@@ -358,16 +337,14 @@ relay_handle_closed(uv_handle_t *h)
 static void
 relay_close(struct relay *r)
 {
-	int	 i;
-
 	if (r->closing)
 		return;
 	r->closing = 1;
 	uv_close((uv_handle_t *)&r->timer, relay_handle_closed);
-	for (i = 0; i < 2; i++) {
-		if (r->pollopen[i] && !uv_is_closing((uv_handle_t *)&r->poll[i]))
-			uv_close((uv_handle_t *)&r->poll[i], relay_handle_closed);
-	}
+	if (r->pollopen && !uv_is_closing((uv_handle_t *)&r->poll))
+		uv_close((uv_handle_t *)&r->poll, relay_handle_closed);
+	if (r->pair != NULL)
+		splice_pair_close(r->pair);
 }
 
 /*
@@ -380,6 +357,8 @@ relay_abort(struct relay *r)
 	struct linger	 lg = { 1, 0 };
 	int		 i;
 
+	if (r->pair != NULL)
+		splice_pair_abort(r->pair);
 	for (i = 0; i < 2; i++) {
 		if (r->fd[i] != -1)
 			setsockopt(r->fd[i], SOL_SOCKET, SO_LINGER, &lg,
@@ -388,156 +367,28 @@ relay_abort(struct relay *r)
 	relay_close(r);
 }
 
-/*
- * A splice that filled the pipe is a bulk transfer: grow the pipe, once.
- * Pipe pages count against the user's pipe-user-pages-soft (shared with
- * everything else the user runs, and past it new pipes get two pages), so
- * only a few pipes per shim grow.
- */
+/* The splice pair is over: both ways ended, an error, or we closed it. */
 static void
-flow_grow(struct flow *f)
+relay_done(void *arg, int error)
 {
-	int	 size;
+	struct relay	*r = arg;
 
-	if ((size = fcntl(f->pipe[1], F_SETPIPE_SZ, PIPE_BULK_SIZE)) == -1) {
-		f->grown = -1;		/* EPERM past the soft limit */
-		return;
-	}
-	f->size = size;
-	f->grown = 1;
-	shim_grown++;
+	r->pair = NULL;
+	relay_close(r);
+	if (--r->handles == 0)
+		relay_free(r);
 }
 
 /*
- * Whether flow i reads from the app's side of the relay: the upstream for
+ * The flow that reads from the app's side of the relay: the upstream for
  * inbound, the accepted client for outbound.  After CMD has exited only
- * these still read, so what the app wrote before it went still arrives;
+ * it still reads, so what the app wrote before it went still arrives;
  * the host's side has nobody left to talk to.
  */
 static int
-flow_from_app(struct relay *r, int i)
+relay_app_flow(struct relay *r)
 {
-	return i == (r->listener->inbound ? RELAY_UPSTREAM : RELAY_CLIENT);
-}
-
-/*
- * Move what can be moved one way: empty the pipe into the destination,
- * then refill it from the source, until one of them would block.  -1 on
- * an error (reset, broken pipe): the relay is then over.
- */
-static int
-flow_pump(struct relay *r, int i)
-{
-	struct flow	*f = &r->flow[i];
-	int		 src = r->fd[i], dst = r->fd[!i];
-	ssize_t		 n;
-	int		 rounds;
-
-	if (f->done) {
-		f->want = WANT_NONE;
-		return 0;
-	}
-	for (rounds = 0; rounds < PUMP_ROUNDS; rounds++) {
-		while (f->inpipe > 0) {
-			n = splice(f->pipe[0], NULL, dst, NULL, f->inpipe,
-			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-			if (n > 0) {
-				f->inpipe -= n;
-				continue;
-			}
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n == -1 && errno == EAGAIN) {
-				f->want = WANT_WRITE;
-				return 0;
-			}
-			return -1;
-		}
-		if (f->eof) {
-			if (shutdown(dst, SHUT_WR) == -1 && errno != ENOTCONN)
-				return -1;
-			f->done = 1;
-			f->want = WANT_NONE;
-			return 0;
-		}
-		if (shim_draining && !flow_from_app(r, i)) {
-			f->want = WANT_NONE;
-			return 0;
-		}
-
-		n = splice(src, NULL, f->pipe[1], NULL, PIPE_BULK_SIZE,
-		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		if (n == 0)
-			f->eof = 1;
-		else if (n > 0) {
-			f->inpipe = n;
-			if (f->grown == 0 && (size_t)n >= f->size &&
-			    shim_grown < PIPE_BULK_MAX)
-				flow_grow(f);
-		} else if (errno == EAGAIN) {
-			f->want = WANT_READ;
-			return 0;
-		} else if (errno != EINTR)
-			return -1;
-	}
-	/* Fair to the others; level-triggered polling brings us back. */
-	f->want = f->inpipe > 0 ? WANT_WRITE : WANT_READ;
-	return 0;
-}
-
-/*
- * Poll each socket for what its two flows wait on.  A relay whose flows
- * have both ended is closed; while draining, one whose app side has ended
- * and whose other way has nothing left to flush.
- */
-static void
-relay_update(struct relay *r)
-{
-	int	 i, ev, app = flow_from_app(r, 0) ? 0 : 1;
-
-	if (r->closing)
-		return;
-	if (r->flow[0].done && r->flow[1].done) {
-		relay_close(r);
-		return;
-	}
-	if (shim_draining && (!r->connected ||
-	    (r->flow[app].done && r->flow[!app].inpipe == 0))) {
-		relay_close(r);
-		return;
-	}
-	if (!r->connected)
-		return;
-	for (i = 0; i < 2; i++) {
-		ev = 0;
-		if (r->flow[i].want == WANT_READ)
-			ev |= UV_READABLE;
-		if (r->flow[!i].want == WANT_WRITE)
-			ev |= UV_WRITABLE;
-		if (ev == r->events[i])
-			continue;
-		r->events[i] = ev;
-		if (ev != 0)
-			uv_poll_start(&r->poll[i], ev, relay_event);
-		else
-			uv_poll_stop(&r->poll[i]);
-	}
-}
-
-static void
-relay_pump(struct relay *r)
-{
-	int	 i;
-
-	if (r->closing)
-		return;
-	for (i = 0; r->connected && i < 2; i++) {
-		if (flow_pump(r, i) == -1) {
-			relay_abort(r);
-			return;
-		}
-	}
-	relay_update(r);
+	return r->listener->inbound ? RELAY_UPSTREAM : RELAY_CLIENT;
 }
 
 static void
@@ -546,33 +397,30 @@ relay_retry(uv_timer_t *t)
 	relay_connect(t->data);
 }
 
+/* Connected: the splice pair takes both sockets over. */
 static void
 relay_start(struct relay *r)
 {
-	struct flow	*f;
-	int		 i, size, one = 1;
+	int	 one = 1;
 
-	for (i = 0; i < 2; i++) {
-		f = &r->flow[i];
-		if (pipe2(f->pipe, O_NONBLOCK | O_CLOEXEC) == -1) {
-			log_warn("relay pipe");
-			f->pipe[0] = f->pipe[1] = -1;
-			relay_abort(r);
-			return;
-		}
-		if ((size = fcntl(f->pipe[1], F_GETPIPE_SZ)) <= 0)
-			size = 65536;
-		f->size = size;
-		f->want = WANT_READ;
-	}
 	setsockopt(r->fd[RELAY_CLIENT], IPPROTO_TCP, TCP_NODELAY, &one,
 	    sizeof one);
 	if (r->listener->inbound)
 		setsockopt(r->fd[RELAY_UPSTREAM], IPPROTO_TCP, TCP_NODELAY,
 		    &one, sizeof one);
 	r->connected = 1;
-	r->events[RELAY_UPSTREAM] = -1;		/* whatever it was polled for */
-	relay_pump(r);
+	if (r->pollopen && !uv_is_closing((uv_handle_t *)&r->poll))
+		uv_close((uv_handle_t *)&r->poll, relay_handle_closed);
+	r->pair = splice_pair_new(&shim_loop, r->fd[RELAY_CLIENT],
+	    r->fd[RELAY_UPSTREAM], NULL, relay_done, r);
+	r->fd[RELAY_CLIENT] = r->fd[RELAY_UPSTREAM] = -1;
+	if (r->pair == NULL) {
+		relay_close(r);
+		return;
+	}
+	r->handles++;
+	if (shim_draining)
+		splice_pair_drain(r->pair, relay_app_flow(r));
 }
 
 /*
@@ -599,9 +447,8 @@ relay_connect_failed(struct relay *r, int error)
 	}
 	if (!shim_draining && (l->inbound || error == EAGAIN) &&
 	    elapsed + r->next < CONNECT_BUDGET_MS) {
-		if (r->pollopen[RELAY_UPSTREAM])
-			uv_close((uv_handle_t *)&r->poll[RELAY_UPSTREAM],
-			    relay_handle_closed);
+		if (r->pollopen)
+			uv_close((uv_handle_t *)&r->poll, relay_handle_closed);
 		else {
 			if (r->fd[RELAY_UPSTREAM] != -1)
 				close(r->fd[RELAY_UPSTREAM]);
@@ -619,6 +466,7 @@ relay_connect_failed(struct relay *r, int error)
 	relay_abort(r);
 }
 
+/* Connecting: the upstream socket became writable or failed. */
 static void
 relay_event(uv_poll_t *p, int status, int events)
 {
@@ -626,17 +474,8 @@ relay_event(uv_poll_t *p, int status, int events)
 	int		 error = 0;
 	socklen_t	 len = sizeof error;
 
-	if (r->closing)
+	if (r->closing || r->connected)
 		return;
-	if (r->connected) {
-		if (status < 0)
-			relay_abort(r);	/* POLLERR: reset or such */
-		else
-			relay_pump(r);
-		return;
-	}
-
-	/* Connecting: the upstream socket became writable or failed. */
 	if (getsockopt(r->fd[RELAY_UPSTREAM], SOL_SOCKET, SO_ERROR, &error,
 	    &len) == -1)
 		error = errno;
@@ -703,20 +542,18 @@ relay_connect(struct relay *r)
 		return;
 	}
 	pending = error == -1;
-	if ((error = uv_poll_init(&shim_loop, &r->poll[RELAY_UPSTREAM], s))
-	    != 0) {
+	if ((error = uv_poll_init(&shim_loop, &r->poll, s)) != 0) {
 		log_warnx("poll: %s", uv_strerror(error));
 		relay_abort(r);
 		return;
 	}
-	r->poll[RELAY_UPSTREAM].data = r;
-	r->pollopen[RELAY_UPSTREAM] = 1;
+	r->poll.data = r;
+	r->pollopen = 1;
 	r->handles++;
 	if (!pending)
 		relay_start(r);
 	else
-		uv_poll_start(&r->poll[RELAY_UPSTREAM], UV_WRITABLE,
-		    relay_event);
+		uv_poll_start(&r->poll, UV_WRITABLE, relay_event);
 }
 
 /* Listeners. */
@@ -725,28 +562,16 @@ static void
 relay_new(struct listener *l, int fd)
 {
 	struct relay	*r;
-	int		 error;
 
 	r = xcalloc(1, sizeof *r);
 	r->listener = l;
 	r->started = uv_now(&shim_loop);
 	r->fd[RELAY_CLIENT] = fd;
 	r->fd[RELAY_UPSTREAM] = -1;
-	r->flow[0].pipe[0] = r->flow[0].pipe[1] = -1;
-	r->flow[1].pipe[0] = r->flow[1].pipe[1] = -1;
 	TAILQ_INSERT_TAIL(&relays, r, entry);
 
 	uv_timer_init(&shim_loop, &r->timer);
 	r->timer.data = r;
-	r->handles++;
-	if ((error = uv_poll_init(&shim_loop, &r->poll[RELAY_CLIENT], fd))
-	    != 0) {
-		log_warnx("poll: %s", uv_strerror(error));
-		relay_abort(r);
-		return;
-	}
-	r->poll[RELAY_CLIENT].data = r;
-	r->pollopen[RELAY_CLIENT] = 1;
 	r->handles++;
 	relay_connect(r);
 }
@@ -907,7 +732,12 @@ shim_drain_start(void)
 	uv_timer_start(&shim_drain, drain_expired, DRAIN_MS, 0);
 	for (r = TAILQ_FIRST(&relays); r != NULL; r = next) {
 		next = TAILQ_NEXT(r, entry);
-		relay_pump(r);
+		if (r->closing)
+			continue;
+		if (r->pair != NULL)
+			splice_pair_drain(r->pair, relay_app_flow(r));
+		else
+			relay_close(r);	/* still connecting */
 	}
 	shim_maybe_done();
 }
@@ -934,6 +764,11 @@ sig_forward(uv_signal_t *h, int signum)
 static void
 linger_tick(uv_timer_t *t)
 {
+	int	status;
+
+	/* Zombies still count as members: reap before looking. */
+	while (waitpid(-1, &status, WNOHANG) > 0)
+		;
 	if (child_pgid > 0 && kill(-child_pgid, 0) == 0)
 		return;
 	uv_timer_stop(t);
@@ -968,7 +803,7 @@ sig_child(uv_signal_t *h, int signum)
 			uv_timer_start(&shim_linger, linger_tick, 50, 50);
 		} else
 			shim_drain_start();
-		break;
+		/* Go on: signals coalesce, other children may be waiting. */
 	}
 }
 
@@ -1108,7 +943,10 @@ main(int argc, char **argv)
 	if (argc == 0)
 		usage("no command given");
 
-	/* Six descriptors per relay: take the hard limit, CMD gets the old. */
+	/*
+	 * Up to six descriptors per relay (two sockets, a pipe for each busy
+	 * way): take the hard limit, CMD gets the old.
+	 */
 	if (getrlimit(RLIMIT_NOFILE, &shim_nofile) == 0 &&
 	    shim_nofile.rlim_cur < shim_nofile.rlim_max) {
 		struct rlimit	 rl = shim_nofile;
