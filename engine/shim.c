@@ -917,6 +917,12 @@ main(int argc, char **argv)
 	 * for here too.
 	 */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/*
+	 * If the engine dies (even by SIGKILL), stop the app as a stop
+	 * would: TERM to its group, then exit once it is gone.  In a
+	 * sandbox bwrap's --die-with-parent does this; outside one, this.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (ch) {
