@@ -908,7 +908,7 @@ main(int argc, char **argv)
 	};
 	struct listener	*l;
 	char		*why;
-	int		 ch, lo_up = 0;
+	int		 ch, lo_up = 0, pdeath = 0;
 
 	log_init("spacebox-shim", 0, NULL);
 	/*
@@ -920,9 +920,11 @@ main(int argc, char **argv)
 	/*
 	 * If the engine dies (even by SIGKILL), stop the app as a stop
 	 * would: TERM to its group, then exit once it is gone.  In a
-	 * sandbox bwrap's --die-with-parent does this; outside one, this.
+	 * sandbox bwrap's --die-with-parent already set a SIGKILL here,
+	 * which must stay.
 	 */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (prctl(PR_GET_PDEATHSIG, &pdeath) == 0 && pdeath == 0)
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (ch) {
