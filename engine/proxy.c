@@ -1190,7 +1190,7 @@ proxy_accept(uv_stream_t *ls, int status)
 static void
 proxy_set_hosts(struct proxy *p, const struct policy *pol)
 {
-	size_t	i;
+	size_t	i, j;
 
 	for (i = 0; i < p->nhosts; i++)
 		free(p->hosts[i]);
@@ -1198,6 +1198,15 @@ proxy_set_hosts(struct proxy *p, const struct policy *pol)
 		p->hosts[i] = xstrdup(pol->hosts[i]);
 	p->nhosts = pol->nhosts;
 	p->allow_private = pol->allow_private;
+
+	/* A wanted site the list now covers is wanted no more. */
+	for (i = 0, j = 0; i < p->nwants; i++) {
+		if (host_match_list(p->hosts, p->nhosts, p->wants[i]) != -1)
+			free(p->wants[i]);
+		else
+			p->wants[j++] = p->wants[i];
+	}
+	p->nwants = j;
 }
 
 struct proxy *

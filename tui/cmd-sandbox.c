@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "host.h"
 #include "xmalloc.h"
 
 #define CMD_MAX_STDIN	(1024 * 1024)
@@ -86,15 +85,12 @@ cmd_show_config(const cJSON *cfg)
 	    "loopback"), "none");
 }
 
-/*
- * The proxy's counters and the sites the app wanted but was refused,
- * less those the site list covers by now.
- */
+/* The proxy's counters and the sites the app wanted but was refused. */
 static void
-cmd_show_proxy(const char *id, const cJSON *proxy, const cJSON *hosts)
+cmd_show_proxy(const char *id, const cJSON *proxy)
 {
-	const cJSON	*stats, *wants, *w, *h;
-	int		 covered, shown = 0;
+	const cJSON	*stats, *wants, *w;
+	int		 shown = 0;
 
 	if (!cJSON_IsObject(proxy))
 		return;
@@ -106,14 +102,6 @@ cmd_show_proxy(const char *id, const cJSON *proxy, const cJSON *hosts)
 	wants = cJSON_GetObjectItemCaseSensitive(stats, "recentDenied");
 	cJSON_ArrayForEach(w, wants) {
 		if (!cJSON_IsString(w))
-			continue;
-		covered = 0;
-		cJSON_ArrayForEach(h, hosts) {
-			if (cJSON_IsString(h) && host_match(h->valuestring,
-			    w->valuestring))
-				covered = 1;
-		}
-		if (covered)
 			continue;
 		printf("%s + %s", shown++ == 0 ? "wants       " : "",
 		    w->valuestring);
@@ -146,9 +134,7 @@ cmd_sandbox_get(struct client *cl, const char *id)
 			if (cJSON_IsString(v))
 				printf("%-12s %s\n", "note", v->valuestring);
 			cmd_show_proxy(id, cJSON_GetObjectItemCaseSensitive(j,
-			    "proxy"), cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetObjectItemCaseSensitive(j, "config"),
-			    "hosts"));
+			    "proxy"));
 		}
 	}
 	client_resp_free(&resp);

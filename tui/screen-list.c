@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -131,30 +130,6 @@ list_nth(const struct list *l, int n, int *count)
 	return found;
 }
 
-/* Wanted sites the app's list does not cover yet. */
-static int
-list_wants(const cJSON *app)
-{
-	const cJSON	*w, *h, *hosts;
-	int		 n = 0, covered;
-
-	hosts = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(app, "sandbox"), "hosts");
-	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(app,
-	    "wants")) {
-		if (!cJSON_IsString(w))
-			continue;
-		covered = 0;
-		cJSON_ArrayForEach(h, hosts) {
-			if (cJSON_IsString(h) && host_match(h->valuestring,
-			    w->valuestring))
-				covered = 1;
-		}
-		n += !covered;
-	}
-	return n;
-}
-
 static void
 list_badges(struct tui *t, const cJSON *app, char *badge, size_t blen,
     char *net, size_t nlen)
@@ -220,7 +195,8 @@ list_draw(struct tui *t, struct tui_screen *s)
 	for (i = l->top, y = 2; i < count && y < 2 + rows; i++) {
 		app = list_nth(l, i, NULL);
 		list_badges(t, app, badge, sizeof badge, net, sizeof net);
-		nw = list_wants(app);
+		nw = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(app,
+		    "wants"));
 		if (nw > 0)
 			snprintf(wants, sizeof wants, "+%d", nw);
 		else

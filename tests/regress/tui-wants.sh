@@ -96,7 +96,7 @@ expect_match "nothing is wanted yet" "$(printf '%s\n' "$SCREEN" | grep -c 'This 
 # ------------------------------------------------------- one key allows
 expect_eq "a site off the list is refused" "$(fetch example.org)" 403
 check "the open dialog shows what the app wants, without a key press" \
-    wait_screen '^ +This app wants: +\+ example\.org'
+    wait_screen '^>? +This app wants: +\+ example\.org'
 expect_match "with the hint" "$SCREEN" 'a or a click allows a wanted site at once'
 keys a
 check "a allows it at once" wait_screen 'allowed example\.org; it applies to the running app now'
@@ -110,13 +110,13 @@ check "the dialog is not marked unsaved" wait_screen '^ Sandbox . fetcher$'
 expect_eq "api.example.org is refused" "$(fetch api.example.org)" 403
 expect_eq "evil.test is refused" "$(fetch evil.test)" 403
 check "both are wanted, most recent last" \
-    wait_screen '^ +This app wants: +\+ api\.example\.org +\+ evil\.test'
+    wait_screen '^>? +This app wants: +\+ api\.example\.org +\+ evil\.test'
 xy=$(want_xy api.example.org)
 click $xy
 check "a click on + api.example.org allows it" \
     wait_screen 'allowed api\.example\.org; it applies'
 check "and only it: evil.test is still wanted" \
-    wait_screen '^ +This app wants: +\+ evil\.test *$'
+    wait_screen '^>? +This app wants: +\+ evil\.test *$'
 expect_eq "the engine's list has api.example.org, not evil.test" "$(hosts)" \
     '["example.com","example.org","api.example.org"]'
 expect_eq "the next request to it goes through" "$(fetch api.example.org)" 200
@@ -126,7 +126,7 @@ expect_eq "the next request to it goes through" "$(fetch api.example.org)" 200
 # also the one that moved under the pointer.
 expect_eq "one.test is refused" "$(fetch one.test)" 403
 check "evil.test and one.test are wanted" \
-    wait_screen '^ +This app wants: +\+ evil\.test +\+ one\.test'
+    wait_screen '^>? +This app wants: +\+ evil\.test +\+ one\.test'
 xy=$(want_xy evil.test)
 text "$(printf '\033[<0;%d;%dM' $xy)"
 wait_screen 'allowed evil\.test' 1 >/dev/null || true	# the press, if acted on
@@ -135,7 +135,7 @@ keys C-l	# handled after the release
 check "the slow click allowed evil.test" wait_screen '^> {8,}evil\.test$|^ {8,}evil\.test$'
 expect_eq "and only evil.test: one.test was never clicked" "$(hosts)" \
     '["example.com","example.org","api.example.org","evil.test"]'
-if check "one.test is still offered" wait_screen '^ +This app wants: +\+ one\.test *$' 2; then
+if check "one.test is still offered" wait_screen '^>? +This app wants: +\+ one\.test *$' 2; then
 	check "the focus goes back to the top" focus_to 'Run this app' BTab
 	keys a
 	check "a allows one.test" wait_screen 'allowed one\.test'
@@ -143,7 +143,7 @@ fi
 
 # ------------------------------------------------- covered by a wildcard
 expect_eq "a.b.example.org is refused" "$(fetch a.b.example.org)" 403
-check "it is wanted" wait_screen '^ +This app wants: +\+ a\.b\.example\.org'
+check "it is wanted" wait_screen '^>? +This app wants: +\+ a\.b\.example\.org'
 check "Tab reaches Add site" focus_to 'Add site'
 keys Space
 check "Space asks for a site" wait_screen '^add site: ?$'

@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 
 #include "app.h"
 #include "guard.h"
+#include "paths.h"
 #include "policy.h"
 
 /* ------------------------------------------------------------------ */
@@ -287,21 +287,12 @@ tree_setup(void **state)
 }
 
 static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
 tree_teardown(void **state)
 {
 	(void)state;
 	if (strncmp(t_base, "/tmp/sbtest.", 12) != 0)
 		return 0;
-	return nftw(t_base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return paths_rmtree(t_base);
 }
 
 /* ------------------------------------------------------------------ */

@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "guard.h"
+#include "paths.h"
 #include "plan.h"
 #include "policy.h"
 
@@ -194,21 +194,12 @@ tree_setup(void **state)
 }
 
 static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
 tree_teardown(void **state)
 {
 	(void)state;
 	if (strncmp(t_base, T_PREFIX, strlen(T_PREFIX)) != 0)
 		return 0;
-	return nftw(t_base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return paths_rmtree(t_base);
 }
 
 /* ------------------------------------------------------------------ */

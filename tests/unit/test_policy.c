@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "paths.h"
 #include "policy.h"
 
 #ifndef SB_TEST_DATA
@@ -923,21 +923,12 @@ folders_setup(void **state)
 }
 
 static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
 folders_teardown(void **state)
 {
 	(void)state;
 	if (t_base[0] == '\0' || strncmp(t_base, "/tmp/sbtest.", 12) != 0)
 		return 0;
-	return nftw(t_base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return paths_rmtree(t_base);
 }
 
 /* {"folders":[{"path":"<path>"}]} for a path under a test base. */
